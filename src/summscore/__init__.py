@@ -1,0 +1,35 @@
+"""summscore: one summarization metric, the same number in every evaluation framework.
+
+The core is :class:`SummarizationScorer`; the framework faces live in ``summscore.ragas``,
+``summscore.deepeval`` and ``summscore.mastra`` and load their framework only when imported.
+"""
+
+from __future__ import annotations
+
+from ._inputs import Case
+from ._version import __version__
+from .errors import (
+    JudgeError,
+    JudgeOutputError,
+    MissingExtraError,
+    SummscoreError,
+    TransientJudgeError,
+)
+from .result import AssessmentAnswer, ClaimVerdict, QuestionAnswer, SummaryResult, Usage
+from .scorer import SummarizationScorer
+
+__all__ = [
+    "AssessmentAnswer",
+    "Case",
+    "ClaimVerdict",
+    "JudgeError",
+    "JudgeOutputError",
+    "MissingExtraError",
+    "QuestionAnswer",
+    "SummarizationScorer",
+    "SummaryResult",
+    "SummscoreError",
+    "TransientJudgeError",
+    "Usage",
+    "__version__",
+]

@@ -1,0 +1,222 @@
+"""Asking the judge: retries, timeouts, repair of unusable replies, usage accounting.
+
+One :class:`JudgeCaller` per scorer. ``ask`` sends a rendered prompt and returns the list the task
+produces (keyphrases, answers, verdicts, ...):
+
+* transient failures (429 honouring Retry-After, timeouts, 5xx, dropped connections) are retried
+  with exponential backoff and jitter, ``max_retries`` times;
+* a reply that is not the requested JSON is asked again once (``repair_retries``) with the parse
+  error appended to the prompt;
+* a list of the wrong length (fewer answers than questions) is asked again the same way; if it is
+  still wrong, the caller gets what was judged and a warning is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+
+from ._jsonparse import coerce_reply
+from ._redact import redact
+from .errors import JudgeOutputError, TransientJudgeError
+from .judges.base import Judge, JudgeReply, JudgeRequest
+from .prompts.base import Rendered
+from .result import Usage
+
+__all__ = ["CallLog", "CallPolicy", "JudgeCaller"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class CallPolicy:
+    """Limits for one judge call. ``timeout`` is per attempt, in seconds (None: no limit)."""
+
+    max_retries: int = 4
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    max_retry_after: float = 120.0
+    timeout: float | None = 120.0
+    repair_retries: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("max_retries", "repair_retries"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        for name in ("backoff", "max_backoff", "max_retry_after"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"{name} must be a non-negative number, got {value!r}")
+        if self.timeout is not None and (
+            isinstance(self.timeout, bool)
+            or not isinstance(self.timeout, (int, float))
+            or self.timeout <= 0
+        ):
+            raise ValueError(
+                f"timeout must be a positive number of seconds or None, got {self.timeout!r}"
+            )
+
+
+@dataclass
+class CallLog:
+    """What one result's judge calls cost, and what went wrong on the way."""
+
+    usage: Usage = field(default_factory=Usage)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+
+class JudgeCaller:
+    """Sends requests to one judge under one policy and keeps the scorer's running usage."""
+
+    def __init__(
+        self,
+        judge: Judge,
+        policy: CallPolicy,
+        *,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.judge = judge
+        self.policy = policy
+        self._sleep = sleep
+        self.total = Usage()
+        self._lock = threading.Lock()
+
+    async def ask(
+        self,
+        log: CallLog,
+        task: str,
+        rendered: Rendered,
+        reply_model: type[M],
+        *,
+        inputs: Mapping[str, Any],
+        field_name: str,
+        expect_len: int | None = None,
+        what: str = "items",
+    ) -> list[Any]:
+        """Ask for ``task`` and return ``getattr(reply, field_name)``.
+
+        ``expect_len`` is the length the list must have (one answer per question); ``what`` names
+        those items in the feedback and warning.
+        """
+        prompt = rendered.text
+        last_error: JudgeOutputError | None = None
+        attempts = 1 + self.policy.repair_retries
+        for attempt in range(attempts):
+            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            try:
+                parsed = coerce_reply(reply.output, reply_model)
+            except JudgeOutputError as exc:
+                last_error = exc
+                prompt = rendered.text + _feedback(str(exc))
+                continue
+            items = list(getattr(parsed, field_name))
+            if expect_len is None or len(items) == expect_len:
+                return items
+            if attempt + 1 < attempts:
+                prompt = rendered.text + _feedback(
+                    f'"{field_name}" had {len(items)} entries but there are {expect_len} {what}; '
+                    f"give exactly one entry per item, in order"
+                )
+                continue
+            log.warn(
+                f"{task}: the judge returned {len(items)} {field_name} for {expect_len} {what} "
+                f"after {attempts} attempts; scored the {min(len(items), expect_len)} judged"
+            )
+            return items
+        assert last_error is not None
+        raise JudgeOutputError(
+            redact(
+                f"{task}: the judge's reply was unusable after {attempts} attempts: {last_error}"
+            )
+        )
+
+    async def ask_text(
+        self,
+        log: CallLog,
+        task: str,
+        rendered: Rendered,
+        reply_model: type[M],
+        *,
+        inputs: Mapping[str, Any],
+    ) -> M:
+        """Like :meth:`ask` for a single-object reply (the reason)."""
+        prompt = rendered.text
+        last_error: JudgeOutputError | None = None
+        for _ in range(1 + self.policy.repair_retries):
+            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            try:
+                return coerce_reply(reply.output, reply_model)
+            except JudgeOutputError as exc:
+                last_error = exc
+                prompt = rendered.text + _feedback(str(exc))
+        raise JudgeOutputError(redact(f"{task}: the judge's reply was unusable: {last_error}"))
+
+    async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
+        policy = self.policy
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(policy.max_retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception_type(TransientJudgeError),
+            before_sleep=lambda _state: self._count_retry(log),
+            sleep=self._sleep,
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                reply = await self._once(request)
+        self._count(log, reply)
+        return reply
+
+    async def _once(self, request: JudgeRequest) -> JudgeReply:
+        try:
+            if self.policy.timeout is None:
+                return await self.judge.complete(request)
+            return await asyncio.wait_for(self.judge.complete(request), self.policy.timeout)
+        except asyncio.TimeoutError:
+            raise TransientJudgeError(
+                f"{request.task}: the judge did not answer within {self.policy.timeout:g}s"
+            ) from None
+
+    def _wait(self, state: RetryCallState) -> float:
+        policy = self.policy
+        exc = state.outcome.exception() if state.outcome else None
+        hint = getattr(exc, "retry_after", None)
+        if isinstance(hint, (int, float)) and hint >= 0:
+            return float(min(hint, policy.max_retry_after)) + random.uniform(0, 0.1)
+        ceiling = min(policy.max_backoff, policy.backoff * (2 ** (state.attempt_number - 1)))
+        return random.uniform(ceiling / 2, ceiling) if ceiling > 0 else 0.0
+
+    def _count_retry(self, log: CallLog) -> None:
+        log.usage.retries += 1
+        with self._lock:
+            self.total.retries += 1
+
+    def _count(self, log: CallLog, reply: JudgeReply) -> None:
+        one = Usage(
+            judge_calls=1,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cost=reply.cost,
+        )
+        log.usage.add(one)
+        with self._lock:
+            self.total.add(one)
+
+
+def _feedback(problem: str) -> str:
+    return (
+        "\n\nYour previous reply could not be used: "
+        f"{problem}. Reply again with only the JSON the instructions above ask for."
+    )

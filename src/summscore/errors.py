@@ -1,0 +1,50 @@
+"""Exceptions raised by summscore.
+
+Every message is safe to log: judge failures pass through :func:`summscore._redact.redact`
+before they are raised, so an API key never appears in one.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "JudgeError",
+    "JudgeOutputError",
+    "MissingExtraError",
+    "SummscoreError",
+    "TransientJudgeError",
+]
+
+
+class SummscoreError(Exception):
+    """Base class of every summscore error."""
+
+
+class JudgeError(SummscoreError):
+    """A judge call failed and retrying did not help (authentication, bad request, ...)."""
+
+
+class TransientJudgeError(JudgeError):
+    """A judge call failed in a way that may pass: rate limit, timeout, 5xx, dropped connection.
+
+    ``retry_after`` is the server's Retry-After hint in seconds, when it sent one.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class JudgeOutputError(JudgeError):
+    """The judge answered, but its reply could not be read as the requested JSON."""
+
+
+class MissingExtraError(ImportError):
+    """An optional framework is needed for this feature and is not installed."""
+
+    def __init__(self, package: str, extra: str, feature: str) -> None:
+        super().__init__(
+            f"{feature} needs the '{package}' package, which is not installed. "
+            f'Install it with: pip install "summscore[{extra}]"'
+        )
+        self.package = package
+        self.extra = extra

@@ -1,0 +1,64 @@
+"""``LexicalJudge``: an offline, deterministic judge built on classical text processing.
+
+No network, no model download, no GPU. It performs every judge task the presets need
+(keyphrases, questions, answers, truths, claims, alignment verdicts, reasons) from the structured
+inputs of each request, so it never reads the prompts; results name it (``judge="lexical"``,
+``prompt_set="none"``). It is an approximation of an LLM judge, good for a first look, for CI,
+and for tests; see docs/lexical-judge.md for what it does and where it falls short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import JudgeError
+from ..base import JudgeReply, JudgeRequest
+from ._tasks import (
+    answer_questions,
+    explain,
+    extract_claims,
+    extract_keyphrases,
+    extract_truths,
+    keyphrase_questions,
+    salient_questions,
+    verdicts,
+)
+
+__all__ = ["LexicalJudge"]
+
+
+class LexicalJudge:
+    """Deterministic offline judge. ``LexicalJudge().run(task, inputs)`` is the synchronous core."""
+
+    name = "lexical"
+    reads_prompts = False
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        return JudgeReply(output=self.run(request.task, request.inputs))
+
+    def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """Perform ``task`` on ``inputs`` (see :class:`summscore.judges.JudgeRequest`)."""
+        if task == "keyphrases":
+            return {"keyphrases": extract_keyphrases(inputs["text"])}
+        if task == "questions":
+            if "keyphrases" in inputs:
+                return {"questions": keyphrase_questions(inputs["text"], inputs["keyphrases"])}
+            return {"questions": salient_questions(inputs["text"], int(inputs.get("n", 5)))}
+        if task == "answers":
+            yes, no = tuple(inputs.get("vocabulary", ("yes", "no")))[:2]
+            found = answer_questions(inputs["text"], inputs["questions"])
+            return {"answers": [yes if ok else no for ok in found]}
+        if task == "truths":
+            return {"truths": extract_truths(inputs["text"], inputs.get("limit"))}
+        if task == "claims":
+            return {"claims": extract_claims(inputs["text"])}
+        if task == "verdicts":
+            vocabulary = tuple(inputs.get("vocabulary", ("yes", "no", "borderline")))
+            return {"verdicts": verdicts(inputs["claims"], inputs["evidence"], vocabulary)}
+        if task == "reason":
+            return {"reason": explain(inputs)}
+        raise JudgeError(f"LexicalJudge cannot perform the task {task!r}")
+
+    def __repr__(self) -> str:
+        return "LexicalJudge()"

@@ -1,0 +1,214 @@
+"""Judge backend for an ``openai.OpenAI`` / ``openai.AsyncOpenAI`` client and any compatible server.
+
+Works against api.openai.com and against OpenAI-compatible servers (vLLM, Ollama, llama.cpp server,
+LM Studio) through the client's ``base_url``. Structured output is negotiated once per judge: a
+JSON-schema ``response_format`` first; if the server rejects it, JSON mode; if that is rejected too,
+plain text, which the core parses. Retries belong to summscore's retry loop, so the client's own
+retries are switched off on the copy this judge uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+from .._redact import register_secret
+from ._errors import classify_exception
+from .base import JudgeReply, JudgeRequest
+
+__all__ = ["OpenAIJudge"]
+
+ResponseFormat = Literal["auto", "json_schema", "json_object", "text"]
+_FORMAT_ORDER: tuple[str, ...] = ("json_schema", "json_object", "text")
+_FORMAT_HINTS = ("response_format", "json_schema", "json_object", "schema", "format", "guided")
+
+
+class OpenAIJudge:
+    """Ask an OpenAI-compatible chat-completions endpoint.
+
+    Args:
+        client: an ``openai.OpenAI`` or ``openai.AsyncOpenAI`` instance (sync clients run in a
+            worker thread).
+        model: the model name the server expects.
+        temperature: sent with every request; None leaves the server default (some reasoning
+            models accept only their default).
+        max_tokens: optional completion cap.
+        response_format: "auto" negotiates as described above; or force one format.
+        system_prompt: optional system message.
+        timeout: per-request timeout in seconds given to the client.
+        cost_per_input_token / cost_per_output_token: prices used to fill ``Usage.cost``.
+        extra_body: extra JSON merged into every request (server-specific options).
+    """
+
+    reads_prompts = True
+
+    def __init__(
+        self,
+        client: Any,
+        model: str,
+        *,
+        temperature: float | None = 0.0,
+        max_tokens: int | None = None,
+        response_format: ResponseFormat = "auto",
+        system_prompt: str | None = None,
+        timeout: float | None = None,
+        cost_per_input_token: float | None = None,
+        cost_per_output_token: float | None = None,
+        extra_body: dict[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise ValueError("model: an OpenAI-compatible client needs model='<model name>'")
+        if response_format not in ("auto", *_FORMAT_ORDER):
+            raise ValueError(
+                f"response_format must be one of auto, json_schema, json_object, text; got {response_format!r}"
+            )
+        register_secret(getattr(client, "api_key", None))
+        self._client = _without_sdk_retries(client)
+        self._async = _is_async_client(client)
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.system_prompt = system_prompt
+        self.timeout = timeout
+        self.cost_per_input_token = cost_per_input_token
+        self.cost_per_output_token = cost_per_output_token
+        self.extra_body = dict(extra_body or {})
+        self._auto = response_format == "auto"
+        self._format = "json_schema" if self._auto else response_format
+        self.name = f"openai:{model}{_host_suffix(client)}"
+
+    @property
+    def response_format(self) -> str:
+        """The structured-output mode in use (after negotiation)."""
+        return self._format
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        messages = []
+        if self.system_prompt:
+            messages.append({"role": "system", "content": self.system_prompt})
+        messages.append({"role": "user", "content": request.prompt})
+        while True:
+            mode = self._format
+            kwargs = self._request_kwargs(request, messages, mode)
+            try:
+                if self._async:
+                    response = await self._client.chat.completions.create(**kwargs)
+                else:
+                    response = await asyncio.to_thread(
+                        self._client.chat.completions.create, **kwargs
+                    )
+            except Exception as exc:
+                if self._auto and mode != "text" and _rejects_format(exc):
+                    self._downgrade(mode)
+                    continue
+                raise classify_exception(exc) from None
+            return self._reply(response)
+
+    def _downgrade(self, failed: str) -> None:
+        index = _FORMAT_ORDER.index(failed)
+        if self._format == failed:  # another request may have downgraded already
+            self._format = _FORMAT_ORDER[min(index + 1, len(_FORMAT_ORDER) - 1)]
+
+    def _request_kwargs(
+        self, request: JudgeRequest, messages: list[dict[str, str]], mode: str
+    ) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            kwargs["max_tokens"] = self.max_tokens
+        if self.timeout is not None:
+            kwargs["timeout"] = self.timeout
+        if self.extra_body:
+            kwargs["extra_body"] = self.extra_body
+        if mode == "json_schema":
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(request.schema.__name__),
+                    "schema": request.schema.model_json_schema(),
+                    "strict": False,
+                },
+            }
+        elif mode == "json_object":
+            kwargs["response_format"] = {"type": "json_object"}
+        return kwargs
+
+    def _reply(self, response: Any) -> JudgeReply:
+        choices = getattr(response, "choices", None) or []
+        content = ""
+        if choices:
+            message = choices[0].message
+            content = message.content or ""
+            if not content and getattr(message, "tool_calls", None):
+                content = message.tool_calls[0].function.arguments or ""
+        usage = getattr(response, "usage", None)
+        prompt_tokens = getattr(usage, "prompt_tokens", None)
+        completion_tokens = getattr(usage, "completion_tokens", None)
+        cost = None
+        if (
+            self.cost_per_input_token is not None
+            and self.cost_per_output_token is not None
+            and prompt_tokens is not None
+            and completion_tokens is not None
+        ):
+            cost = (
+                prompt_tokens * self.cost_per_input_token
+                + completion_tokens * self.cost_per_output_token
+            )
+        return JudgeReply(
+            output=content,
+            input_tokens=prompt_tokens,
+            output_tokens=completion_tokens,
+            cost=cost,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIJudge(name={self.name!r}, response_format={self._format!r})"
+
+
+def _is_async_client(client: Any) -> bool:
+    import openai
+
+    if isinstance(client, openai.AsyncOpenAI):
+        return True
+    if isinstance(client, openai.OpenAI):
+        return False
+    return inspect.iscoroutinefunction(client.chat.completions.create)
+
+
+def _without_sdk_retries(client: Any) -> Any:
+    with_options = getattr(client, "with_options", None)
+    if with_options is None:
+        return client
+    try:
+        return with_options(max_retries=0)
+    except TypeError:
+        return client
+
+
+def _rejects_format(exc: BaseException) -> bool:
+    status = getattr(exc, "status_code", None)
+    if status not in (400, 404, 415, 422, 501):
+        return False
+    text = str(exc).lower()
+    body = getattr(exc, "body", None)
+    if body is not None:
+        text += " " + str(body).lower()
+    return any(hint in text for hint in _FORMAT_HINTS)
+
+
+def _schema_name(name: str) -> str:
+    cleaned = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name)
+    return cleaned[:64] or "reply"
+
+
+def _host_suffix(client: Any) -> str:
+    base_url = str(getattr(client, "base_url", "") or "")
+    host = urlparse(base_url).hostname or ""
+    if not host or host == "api.openai.com":
+        return ""
+    port = urlparse(base_url).port
+    return f"@{host}:{port}" if port else f"@{host}"

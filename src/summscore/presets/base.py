@@ -1,0 +1,124 @@
+"""What a preset is: options, source-side work (cached per source), and summary-side judging."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel
+
+from .._calls import CallLog, JudgeCaller
+from ..prompts.base import Rendered
+
+__all__ = ["Context", "Options", "Preset", "SourceWork", "check_number"]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def check_number(
+    name: str,
+    value: Any,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    integer: bool = False,
+) -> None:
+    """Raise TypeError/ValueError naming ``name`` unless ``value`` is a number in [low, high]."""
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        kind = "an integer" if integer else "a number"
+        raise TypeError(f"{name} must be {kind}, got {type(value).__name__}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low:g}, got {value!r}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high:g}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Base of the per-preset option dataclasses (frozen: hashable into cache keys)."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@dataclass
+class SourceWork:
+    """Judge output about the source alone, shared by every summary of that source."""
+
+    calls: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    """What a preset needs to ask the judge while scoring one case."""
+
+    caller: JudgeCaller
+    log: CallLog
+    prompts: Any
+
+    async def ask(
+        self,
+        task: str,
+        rendered: Rendered,
+        reply_model: type[BaseModel],
+        field_name: str,
+        *,
+        inputs: Mapping[str, Any],
+        expect_len: int | None = None,
+        what: str = "items",
+    ) -> list[Any]:
+        return await self.caller.ask(
+            self.log,
+            task,
+            rendered,
+            reply_model,
+            inputs=inputs,
+            field_name=field_name,
+            expect_len=expect_len,
+            what=what,
+        )
+
+    async def ask_one(
+        self, task: str, rendered: Rendered, reply_model: type[M], *, inputs: Mapping[str, Any]
+    ) -> M:
+        return await self.caller.ask_text(self.log, task, rendered, reply_model, inputs=inputs)
+
+
+class Preset(ABC):
+    """A family of scoring rules. Subclasses set ``name`` and ``options_type``."""
+
+    name: ClassVar[str]
+    options_type: ClassVar[type[Options]]
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    @property
+    def threshold(self) -> float | None:
+        """The pass mark results are judged against, if the preset has one."""
+        return None
+
+    def source_key(self, questions: Sequence[str] | None) -> Hashable:
+        """What, besides the source text, the source-side work depends on."""
+        return (self.name, self.options, tuple(questions) if questions is not None else None)
+
+    @abstractmethod
+    async def prepare_source(
+        self, ctx: Context, text: str, questions: Sequence[str] | None
+    ) -> SourceWork:
+        """Judge calls that depend on the source only (cached per source by the scorer)."""
+
+    @abstractmethod
+    async def judge_summary(
+        self, ctx: Context, work: Any, text: str, summary: str
+    ) -> dict[str, Any]:
+        """Judge one summary; return SummaryResult fields (score, components, evidence, reason)."""

@@ -1,0 +1,159 @@
+"""What a scorer returns: :class:`SummaryResult`, its evidence and its :class:`Usage`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AssessmentAnswer",
+    "ClaimVerdict",
+    "QuestionAnswer",
+    "SummaryResult",
+    "Usage",
+]
+
+
+class Usage(BaseModel):
+    """Judge spend for one result (or, on ``SummarizationScorer.usage``, for a whole scorer).
+
+    ``input_tokens``, ``output_tokens`` and ``cost`` are None when the backend does not report them.
+    ``reused_calls`` counts judge calls this result did not have to make because the source-side
+    work (keyphrases, questions, truths, the source's answers) was already in the scorer's cache.
+    """
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    judge_calls: int = 0
+    retries: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost: float | None = None
+    reused_calls: int = 0
+
+    def add(self, other: Usage) -> None:
+        """Accumulate ``other`` into this object in place."""
+        self.judge_calls += other.judge_calls
+        self.retries += other.retries
+        self.reused_calls += other.reused_calls
+        self.input_tokens = _plus(self.input_tokens, other.input_tokens)
+        self.output_tokens = _plus(self.output_tokens, other.output_tokens)
+        self.cost = _plus(self.cost, other.cost)
+
+
+def _plus(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+class QuestionAnswer(BaseModel):
+    """A ragas-preset question generated from the source and the judge's answer on the summary."""
+
+    question: str
+    answer: str
+    answered: bool
+
+
+class ClaimVerdict(BaseModel):
+    """A claim taken from the summary and the judge's verdict against the source."""
+
+    claim: str
+    verdict: str
+    reason: str | None = None
+    supported: bool
+
+
+class AssessmentAnswer(BaseModel):
+    """An assessment (coverage) question with its answer on the source and on the summary.
+
+    ``source_answer`` is None under the mastra preset, which answers from the summary only.
+    """
+
+    question: str
+    source_answer: str | None = None
+    summary_answer: str
+    covered: bool
+
+
+class SummaryResult(BaseModel):
+    """The score of one summary, every component the preset computed, and the evidence behind it.
+
+    ``score`` is NaN when the preset could not compute it (ragas's convention for a failed row);
+    ``error`` then says why. Components a preset does not compute are None.
+    """
+
+    score: float
+    preset: str
+    prompt_set: str
+    judge: str
+    qa_score: float | None = None
+    conciseness_score: float | None = None
+    alignment_score: float | None = None
+    coverage_score: float | None = None
+    keyphrases: list[str] = Field(default_factory=list)
+    questions: list[QuestionAnswer] = Field(default_factory=list)
+    truths: list[str] = Field(default_factory=list)
+    claims: list[ClaimVerdict] = Field(default_factory=list)
+    assessment: list[AssessmentAnswer] = Field(default_factory=list)
+    reason: str | None = None
+    error: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    threshold: float | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+    @property
+    def ok(self) -> bool:
+        """True when a score was computed (no error, not NaN)."""
+        return self.error is None and not math.isnan(self.score)
+
+    @property
+    def success(self) -> bool | None:
+        """Whether the score reaches ``threshold``; None when the preset has no threshold."""
+        if self.threshold is None:
+            return None
+        return self.ok and self.score >= self.threshold
+
+    @property
+    def missed_questions(self) -> list[str]:
+        """Questions the source answers and the summary does not."""
+        missed = [q.question for q in self.questions if not q.answered]
+        missed += [
+            a.question
+            for a in self.assessment
+            if not a.covered and (a.source_answer is None or _is_yes(a.source_answer))
+        ]
+        return missed
+
+    @property
+    def unsupported_claims(self) -> list[ClaimVerdict]:
+        """Claims of the summary that the judge did not find supported by the source."""
+        return [c for c in self.claims if not c.supported]
+
+    def components(self) -> dict[str, float]:
+        """The computed components by name (only those the preset computed)."""
+        names = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
+        return {n: v for n in names if (v := getattr(self, n)) is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict. NaN becomes None, so the output is strict JSON."""
+        data = self.model_dump(mode="json")
+        return _nan_to_none(data)
+
+
+def _is_yes(answer: str) -> bool:
+    return answer.strip().lower() == "yes"
+
+
+def _nan_to_none(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    return value

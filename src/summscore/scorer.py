@@ -1,0 +1,295 @@
+"""SummarizationScorer: the one entry point every adapter and the CLI go through."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ._cache import SourceCache
+from ._calls import CallLog, CallPolicy, JudgeCaller
+from ._inputs import (
+    DEFAULT_FIELDS,
+    FieldNames,
+    as_case,
+    check_questions,
+    check_source,
+    check_summary,
+)
+from ._redact import redact
+from ._runner import run_sync
+from .judges import Judge, resolve_judge
+from .presets import Context, Preset, SourceWork, make_preset
+from .prompts import check_prompt_choice, load_prompt_set
+from .result import SummaryResult, Usage
+
+__all__ = ["SummarizationScorer"]
+
+_COMMON = {
+    "max_concurrency": 8,
+    "max_retries": 4,
+    "backoff": 1.0,
+    "max_backoff": 30.0,
+    "timeout": 120.0,
+    "repair_retries": 1,
+    "prompts": "auto",
+    "source_cache_size": 512,
+}
+_JUDGE_OPTIONS = (
+    "temperature",
+    "max_tokens",
+    "response_format",
+    "cost_per_input_token",
+    "cost_per_output_token",
+)
+
+
+class SummarizationScorer:
+    """Score summaries against their sources with one judge under one preset.
+
+    Args:
+        llm: the judge. An ``openai.OpenAI``/``AsyncOpenAI`` client (with ``model=``), a LangChain
+            chat model, a ragas LLM, a deepeval model or model name, an async callable
+            ``(prompt, schema) -> BaseModel``, or any :class:`summscore.judges.Judge` such as the
+            offline ``LexicalJudge()``.
+        model: the model name, for an OpenAI-compatible client only.
+        preset: "ragas", "deepeval" or "mastra": whose scoring rule to apply.
+        **options: the preset's options (ragas: ``coeff``, ``length_penalty``; deepeval:
+            ``threshold``, ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``;
+            mastra: ``scale``, ``n``, ``include_reason``) and common ones:
+            ``max_concurrency`` (cases judged at once by ``*_many``, default 8),
+            ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
+            exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
+            call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
+            ``prompts`` ("auto", "upstream" or "own"), ``source_cache_size`` (default 512), and for
+            an OpenAI client ``temperature``, ``max_tokens``, ``response_format``,
+            ``cost_per_input_token``, ``cost_per_output_token``.
+    """
+
+    def __init__(
+        self, llm: Any, model: str | None = None, preset: str = "ragas", **options: Any
+    ) -> None:
+        common = {k: options.pop(k, v) for k, v in _COMMON.items()}
+        judge_options = {k: options.pop(k) for k in _JUDGE_OPTIONS if k in options}
+        self._preset: Preset = make_preset(preset, options)
+        max_concurrency = common["max_concurrency"]
+        if (
+            isinstance(max_concurrency, bool)
+            or not isinstance(max_concurrency, int)
+            or max_concurrency < 1
+        ):
+            raise ValueError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
+        self.max_concurrency: int = max_concurrency
+        self._policy = CallPolicy(
+            max_retries=common["max_retries"],
+            backoff=common["backoff"],
+            max_backoff=common["max_backoff"],
+            timeout=common["timeout"],
+            repair_retries=common["repair_retries"],
+        )
+        check_prompt_choice(preset, common["prompts"])
+        self._prompt_choice: str = common["prompts"]
+        if judge_options and not _is_openai_client(llm):
+            raise TypeError(
+                f"{', '.join(judge_options)}: only used with an OpenAI client; "
+                "configure other judges directly"
+            )
+        if judge_options or _is_openai_client(llm):
+            judge_options.setdefault("timeout", self._policy.timeout)
+        self.llm = llm
+        self.judge: Judge = resolve_judge(llm, model, **judge_options)
+        self._caller = JudgeCaller(self.judge, self._policy)
+        self._cache: SourceCache[SourceWork] = SourceCache(common["source_cache_size"])
+        self._prompts: Any = None
+        self._prompts_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ description
+
+    @property
+    def preset(self) -> str:
+        """The preset name: "ragas", "deepeval" or "mastra"."""
+        return self._preset.name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The preset's options as given (with defaults filled in)."""
+        return self._preset.options.as_dict()
+
+    @property
+    def threshold(self) -> float | None:
+        return self._preset.threshold
+
+    @property
+    def prompt_set(self) -> str:
+        """Name of the prompt set in use ("ragas-0.4.3", "deepeval-4.3.1", "summscore-v1", "none")."""
+        if not self.judge.reads_prompts:
+            return "none"
+        return str(self._prompt_set().name)
+
+    @property
+    def usage(self) -> Usage:
+        """Everything this scorer has spent so far, across all calls."""
+        return self._caller.total.model_copy()
+
+    def clear_cache(self) -> None:
+        """Forget cached source-side work."""
+        self._cache.clear()
+
+    def __repr__(self) -> str:
+        return f"SummarizationScorer(judge={self.judge.name!r}, preset={self.preset!r}, options={self.options!r})"
+
+    def _prompt_set(self) -> Any:
+        if self._prompts is None:
+            with self._prompts_lock:
+                if self._prompts is None:
+                    self._prompts = load_prompt_set(self.preset, self._prompt_choice)
+        return self._prompts
+
+    # ------------------------------------------------------------------ scoring
+
+    async def ascore(
+        self,
+        source: str | Sequence[str],
+        summary: str,
+        assessment_questions: Sequence[str] | None = None,
+    ) -> SummaryResult:
+        """Score ``summary`` against ``source`` (a string, or contexts joined with "\\n").
+
+        Raises ValueError/TypeError on bad input and :class:`summscore.JudgeError` when the judge
+        fails after retries. Judge output that leaves the score undefined (no questions, no
+        answers) gives a result with NaN ``score`` and ``error`` saying why.
+        """
+        return await self._ascore(source, summary, assessment_questions, DEFAULT_FIELDS)
+
+    async def _ascore(
+        self,
+        source: Any,
+        summary: Any,
+        assessment_questions: Any,
+        fields: FieldNames,
+    ) -> SummaryResult:
+        text = check_source(source, fields)
+        checked_summary = check_summary(summary, fields)
+        questions = check_questions(assessment_questions, fields)
+        prompts = self._prompt_set()
+        log = CallLog()
+
+        async def prepare() -> SourceWork:
+            source_log = CallLog()
+            work = await self._preset.prepare_source(
+                Context(self._caller, source_log, prompts), text, questions
+            )
+            work.calls = source_log.usage.judge_calls
+            work.warnings = list(source_log.warnings)
+            log.usage.add(source_log.usage)
+            return work
+
+        key = (text, self._preset.source_key(questions))
+        work, reused = await self._cache.get_or_compute(key, prepare)
+        if reused:
+            log.usage.reused_calls += work.calls
+        for warning in work.warnings:
+            log.warn(warning)
+        fields_out = await self._preset.judge_summary(
+            Context(self._caller, log, prompts), work, text, checked_summary
+        )
+        if fields_out.get("error"):
+            fields_out["error"] = redact(fields_out["error"])
+        return SummaryResult(
+            preset=self.preset,
+            prompt_set=self.prompt_set,
+            judge=self.judge.name,
+            threshold=self.threshold,
+            warnings=log.warnings,
+            usage=log.usage,
+            **fields_out,
+        )
+
+    def score(
+        self,
+        source: str | Sequence[str],
+        summary: str,
+        assessment_questions: Sequence[str] | None = None,
+    ) -> SummaryResult:
+        """Synchronous :meth:`ascore`; works inside a running event loop (notebooks, async tests)."""
+        return run_sync(self.ascore(source, summary, assessment_questions))
+
+    async def ascore_many(
+        self,
+        cases: Iterable[Any],
+        *,
+        max_concurrency: int | None = None,
+        progress: bool | None = None,
+    ) -> list[SummaryResult]:
+        """Score many cases concurrently; results come back in input order.
+
+        ``cases`` holds :class:`Case` objects, ``(source, summary)`` tuples or mappings with
+        source/summary keys (``source``/``contexts``/``reference_contexts``/``input`` and
+        ``summary``/``response``/``actual_output``). A case that fails (bad input, judge error) is
+        returned as a result with NaN ``score`` and ``error`` set; it never aborts the batch.
+        ``progress`` shows a bar on stderr (default: when stderr is a terminal).
+        """
+        items = list(cases)
+        limit = max_concurrency or self.max_concurrency
+        semaphore = asyncio.Semaphore(limit)
+        bar = _progress_bar(len(items), progress)
+
+        async def one(index: int, item: Any) -> SummaryResult:
+            async with semaphore:
+                try:
+                    case = as_case(item, index)
+                    result = await self.ascore(case.source, case.summary, case.assessment_questions)
+                except Exception as exc:
+                    result = self.failed_result(exc)
+                if bar is not None:
+                    bar.update(1)
+                return result
+
+        try:
+            return list(await asyncio.gather(*(one(i, item) for i, item in enumerate(items))))
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def score_many(
+        self,
+        cases: Iterable[Any],
+        *,
+        max_concurrency: int | None = None,
+        progress: bool | None = None,
+    ) -> list[SummaryResult]:
+        """Synchronous :meth:`ascore_many`."""
+        return run_sync(self.ascore_many(cases, max_concurrency=max_concurrency, progress=progress))
+
+    def failed_result(self, exc: BaseException) -> SummaryResult:
+        """The result recorded for a case that raised ``exc``: NaN score, the error named."""
+        message = str(exc) or type(exc).__name__
+        return SummaryResult(
+            score=math.nan,
+            preset=self.preset,
+            prompt_set=self.prompt_set,
+            judge=self.judge.name,
+            threshold=self.threshold,
+            error=redact(f"{type(exc).__name__}: {message}"),
+        )
+
+
+def _is_openai_client(llm: Any) -> bool:
+    if "openai" not in sys.modules:
+        return False
+    import openai
+
+    return isinstance(llm, (openai.OpenAI, openai.AsyncOpenAI))
+
+
+def _progress_bar(total: int, progress: bool | None) -> Any:
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress or total == 0:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="summscore", unit="case", file=sys.stderr, dynamic_ncols=True)

@@ -1,0 +1,82 @@
+"""Fakes at the judge boundary for the core's tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from summscore.judges.base import JudgeReply, JudgeRequest
+
+FITNESS_SOURCE = (
+    "A company is launching a new product, a smartphone app designed to help users track their "
+    "fitness goals. The app allows users to set daily exercise targets, log their meals, and track "
+    "their water intake. It also provides personalized workout recommendations and sends "
+    "motivational reminders throughout the day."
+)
+FITNESS_SUMMARY = (
+    "A company is launching a fitness tracking app that helps users set exercise goals, log meals, "
+    "and track water intake, with personalized workout suggestions and motivational reminders."
+)
+
+
+class ScriptedJudge:
+    """A Judge answering each task from a script: ``{task: reply or callable(request)}``.
+
+    Records every request. A reply may be an exception instance (raised), a callable of the
+    request, or a :class:`Seq` of replies consumed in order.
+    """
+
+    reads_prompts = True
+
+    def __init__(
+        self, script: dict[str, Any], *, name: str = "scripted", delay: float = 0.0
+    ) -> None:
+        self.script = script
+        self.name = name
+        self.delay = delay
+        self.requests: list[JudgeRequest] = []
+        self._cursor: dict[str, int] = {}
+
+    def calls(self, task: str | None = None) -> list[JudgeRequest]:
+        return [r for r in self.requests if task is None or r.task == task]
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        self.requests.append(request)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        reply = self.script[request.task]
+        if isinstance(reply, Seq):
+            index = self._cursor.get(request.task, 0)
+            self._cursor[request.task] = index + 1
+            reply = reply[min(index, len(reply) - 1)]
+        if isinstance(reply, Exception):
+            raise reply
+        if callable(reply):
+            reply = reply(request)
+        if isinstance(reply, JudgeReply):
+            return reply
+        return JudgeReply(output=reply)
+
+
+class Seq(list):  # type: ignore[type-arg]
+    """Replies given in order to successive calls of one task; the last one repeats."""
+
+
+def ragas_script(n_questions: int = 8, yes: int = 7) -> dict[str, Any]:
+    return {
+        "keyphrases": {"keyphrases": ["company", "smartphone app", "fitness goals"]},
+        "questions": {"questions": [f"Question {i}?" for i in range(n_questions)]},
+        "answers": {"answers": ["1"] * yes + ["0"] * (n_questions - yes)},
+    }
+
+
+def answers_for(
+    request: JudgeRequest,
+    rule: Callable[[int, str], bool],
+    vocabulary: tuple[str, str] = ("yes", "no"),
+) -> dict[str, Any]:
+    questions = request.inputs["questions"]
+    return {
+        "answers": [vocabulary[0] if rule(i, q) else vocabulary[1] for i, q in enumerate(questions)]
+    }

@@ -1,0 +1,148 @@
+"""Retries, timeouts and repair of unusable replies."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from summscore import JudgeError, JudgeOutputError, SummarizationScorer, TransientJudgeError
+from summscore._calls import CallLog, CallPolicy, JudgeCaller
+from summscore.prompts.base import Rendered
+from summscore.prompts.replies import AnswersReply
+
+from .fakes import ScriptedJudge, Seq, ragas_script
+
+RENDERED = Rendered("Answer the questions. Reply with JSON.", AnswersReply)
+
+
+def caller(script: dict, **policy) -> tuple[JudgeCaller, ScriptedJudge, list[float]]:
+    judge = ScriptedJudge(script)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    return JudgeCaller(judge, CallPolicy(**policy), sleep=sleep), judge, slept
+
+
+async def ask(c: JudgeCaller, log: CallLog | None = None, expect_len: int | None = None) -> list:
+    return await c.ask(
+        log or CallLog(),
+        "answers",
+        RENDERED,
+        AnswersReply,
+        inputs={},
+        field_name="answers",
+        expect_len=expect_len,
+    )
+
+
+async def test_transient_failures_are_retried_honouring_retry_after() -> None:
+    script = {
+        "answers": Seq(
+            [
+                TransientJudgeError("429", retry_after=7.0),
+                TransientJudgeError("503"),
+                {"answers": ["1"]},
+            ]
+        )
+    }
+    c, judge, slept = caller(script, backoff=0.5, max_backoff=4)
+    log = CallLog()
+    assert await ask(c, log) == ["1"]
+    assert len(judge.requests) == 3
+    assert 7.0 <= slept[0] < 7.2  # the server's Retry-After wins
+    assert 0 < slept[1] <= 1.0  # exponential: second attempt waits at most backoff * 2
+    assert log.usage.retries == 2 and log.usage.judge_calls == 1
+
+
+async def test_retry_after_is_capped() -> None:
+    c, _, slept = caller(
+        {"answers": Seq([TransientJudgeError("429", retry_after=3600), {"answers": ["1"]}])},
+        max_retry_after=5,
+    )
+    await ask(c)
+    assert slept[0] < 5.2
+
+
+async def test_transient_failures_give_up_after_max_retries() -> None:
+    c, judge, _ = caller({"answers": TransientJudgeError("500 always")}, max_retries=2)
+    with pytest.raises(TransientJudgeError, match="500 always"):
+        await ask(c)
+    assert len(judge.requests) == 3
+
+
+async def test_permanent_errors_are_not_retried() -> None:
+    c, judge, _ = caller({"answers": JudgeError("401 bad key")})
+    with pytest.raises(JudgeError):
+        await ask(c)
+    assert len(judge.requests) == 1
+
+
+async def test_a_hung_judge_times_out_and_is_retried() -> None:
+    class Hung:
+        name = "hung"
+        reads_prompts = True
+        calls = 0
+
+        async def complete(self, request):
+            Hung.calls += 1
+            await asyncio.sleep(10)
+
+    async def no_sleep(_: float) -> None:
+        return None
+
+    c = JudgeCaller(Hung(), CallPolicy(timeout=0.05, max_retries=1), sleep=no_sleep)
+    with pytest.raises(TransientJudgeError, match=r"did not answer within 0\.05s"):
+        await ask(c)
+    assert Hung.calls == 2
+
+
+async def test_unparseable_reply_is_asked_again_with_the_error_fed_back() -> None:
+    c, judge, _ = caller(
+        {"answers": Seq(["Sorry, I can't do JSON today.", '```json\n{"answers": ["0"]}\n```'])}
+    )
+    assert await ask(c) == ["0"]
+    second = judge.requests[1].prompt
+    assert second.startswith(RENDERED.text)
+    assert "could not be used: no JSON object found" in second
+
+
+async def test_repair_gives_up_with_an_output_error() -> None:
+    c, judge, _ = caller({"answers": "never json"}, repair_retries=2)
+    with pytest.raises(JudgeOutputError, match="unusable after 3 attempts"):
+        await ask(c)
+    assert len(judge.requests) == 3
+
+
+async def test_wrong_length_retried_then_kept_with_a_warning() -> None:
+    c, judge, _ = caller({"answers": {"answers": ["1"]}})
+    log = CallLog()
+    assert await ask(c, log, expect_len=3) == ["1"]
+    assert len(judge.requests) == 2
+    assert log.warnings and "1 answers for 3 items" in log.warnings[0]
+
+
+def test_policy_limits_are_validated() -> None:
+    with pytest.raises(ValueError, match="max_retries"):
+        CallPolicy(max_retries=-1)
+    with pytest.raises(ValueError, match="timeout"):
+        CallPolicy(timeout=0)
+    with pytest.raises(ValueError, match="backoff"):
+        CallPolicy(backoff=-1)
+
+
+def test_scorer_options_set_the_limits() -> None:
+    judge = ScriptedJudge(ragas_script() | {"keyphrases": TransientJudgeError("busy")})
+    s = SummarizationScorer(llm=judge, prompts="own", max_retries=1, backoff=0, max_backoff=0)
+    with pytest.raises(TransientJudgeError):
+        s.score("source", "summary")
+    assert len(judge.calls("keyphrases")) == 2
+
+
+def test_a_judge_error_in_score_many_becomes_that_rows_error() -> None:
+    judge = ScriptedJudge(ragas_script() | {"answers": "not json"})
+    s = SummarizationScorer(llm=judge, prompts="own")
+    [result] = s.score_many([("source", "summary")], progress=False)
+    assert result.error and "JudgeOutputError" in result.error
