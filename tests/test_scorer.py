@@ -261,7 +261,7 @@ def test_unknown_options_and_presets_are_named() -> None:
         (None, "s", TypeError, "source is required"),
         ("", "s", ValueError, "source cannot be empty"),
         ("   \n", "s", ValueError, "source cannot be empty"),
-        ([], "s", ValueError, "source cannot be an empty list"),
+        ([], "s", ValueError, "source cannot be empty"),
         (["  ", ""], "s", ValueError, "source cannot be empty"),
         (["ok", 3], "s", TypeError, r"source\[1\] must be a string"),
         (42, "s", TypeError, "source must be a string or a list"),

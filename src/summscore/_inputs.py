@@ -35,7 +35,7 @@ def check_source(source: Any, fields: FieldNames = DEFAULT_FIELDS) -> str:
     if isinstance(source, Sequence) and not isinstance(source, Mapping):
         items = list(source)
         if not items:
-            raise ValueError(f"{name} cannot be an empty list of contexts")
+            raise ValueError(f"{name} cannot be empty or contain only whitespace")
         for i, item in enumerate(items):
             if not isinstance(item, str):
                 raise TypeError(f"{name}[{i}] must be a string, got {type(item).__name__}")

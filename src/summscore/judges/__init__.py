@@ -83,7 +83,7 @@ def resolve_judge(llm: Any, model: str | None = None, **judge_options: Any) -> J
         raise TypeError(f"llm is required: pass {_SUPPORTED}")
     if _is_judge(llm):
         _no_model(model, llm)
-        return llm  # type: ignore[no-any-return]
+        return llm
     if _loaded("openai"):
         import openai
 

@@ -76,7 +76,7 @@ class OpenAIJudge:
         self.cost_per_output_token = cost_per_output_token
         self.extra_body = dict(extra_body or {})
         self._auto = response_format == "auto"
-        self._format = "json_schema" if self._auto else response_format
+        self._format: str = "json_schema" if self._auto else response_format
         self.name = f"openai:{model}{_host_suffix(client)}"
 
     @property

@@ -1,0 +1,230 @@
+"""Answer a judge prompt deterministically, from the texts inside it.
+
+Recognises every judge task that ragas's SummaryScore prompts (collections and legacy renderings),
+deepeval's SummarizationMetric prompts and summscore's own prompts ask for, recovers the task's
+inputs from the prompt text, and answers with summscore's LexicalJudge. So a summary that omits
+facts loses coverage and a summary with a wrong number or name gets a "no" verdict, whichever
+framework rendered the prompt. Anything else gets a deterministic answer shaped by the requested
+JSON schema.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from summscore.judges.lexical import LexicalJudge
+
+__all__ = ["Recognised", "answer", "recognise", "schema_default"]
+
+_judge = LexicalJudge()
+
+
+@dataclass(frozen=True)
+class Recognised:
+    task: str
+    inputs: dict[str, Any]
+    family: str  # "ragas", "deepeval", "summscore"
+
+
+def answer(prompt: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON object a careful judge would return for ``prompt``."""
+    found = recognise(prompt)
+    if found is None:
+        return schema_default(schema, seed=prompt)
+    return _judge.run(found.task, found.inputs)
+
+
+def recognise(prompt: str) -> Recognised | None:
+    """(task, inputs) for a prompt of a known family, or None."""
+    for reader in (_own, _ragas, _deepeval):
+        try:
+            found = reader(prompt)
+        except (ValueError, SyntaxError, KeyError, IndexError, json.JSONDecodeError):
+            found = None
+        if found is not None:
+            return found
+    return None
+
+
+# ------------------------------------------------------------------------------ summscore-v1
+
+_OWN_TASK = re.compile(r"^summscore task: (\w+)", re.MULTILINE)
+_DATA = re.compile(r"<data>\n(.*)\n</data>", re.DOTALL)
+
+
+def _own(prompt: str) -> Recognised | None:
+    task_match = _OWN_TASK.search(prompt)
+    data_match = _DATA.search(prompt)
+    if not task_match or not data_match:
+        return None
+    task = task_match.group(1)
+    data = json.loads(data_match.group(1))
+    inputs: dict[str, Any]
+    if task == "answers":
+        text_key = "summary" if "summary" in data else "text"
+        vocabulary = ("1", "0") if text_key == "summary" else ("yes", "no")
+        inputs = {"text": data[text_key], "questions": data["questions"], "vocabulary": vocabulary}
+    elif task == "verdicts":
+        head = prompt[: data_match.start()]
+        vocabulary = ("yes", "no", "unsure") if '"unsure"' in head else ("yes", "no", "borderline")
+        inputs = {"claims": data["claims"], "evidence": data["source"], "vocabulary": vocabulary}
+    elif task == "reason":
+        inputs = {
+            "score": data.get("score"),
+            "contradictions": data.get("contradictions", []),
+            "redundancies": data.get("extra_information", []),
+            "unsupported": data.get("unsupported_claims", []),
+            "questions": data.get("missed_questions", []),
+        }
+    else:
+        inputs = dict(data)
+    return Recognised(task, inputs, "summscore")
+
+
+# ------------------------------------------------------------------------------------ ragas
+
+_RAGAS_INPUT = "Now perform the same with the following input\ninput: "
+
+
+def _ragas(prompt: str) -> Recognised | None:
+    if _RAGAS_INPUT not in prompt:
+        return None
+    raw = prompt.rsplit(_RAGAS_INPUT, 1)[1]
+    raw = raw.rsplit("\nOutput:", 1)[0]
+    data = json.loads(raw)
+    if prompt.startswith("Extract keyphrases"):
+        return Recognised("keyphrases", {"text": data["text"]}, "ragas")
+    if prompt.startswith("Based on the given text and keyphrases"):
+        return Recognised(
+            "questions", {"text": data["text"], "keyphrases": data["keyphrases"]}, "ragas"
+        )
+    if prompt.startswith("Based on the list of close-ended '1' or '0' questions"):
+        inputs = {"text": data["summary"], "questions": data["questions"], "vocabulary": ("1", "0")}
+        return Recognised("answers", inputs, "ragas")
+    return None
+
+
+# --------------------------------------------------------------------------------- deepeval
+
+_END_OF_EXAMPLE = "===== END OF EXAMPLE ======"
+
+
+def _after_example(prompt: str) -> str:
+    return prompt.split(_END_OF_EXAMPLE, 1)[1] if _END_OF_EXAMPLE in prompt else prompt
+
+
+def _between(text: str, start: str, end: str) -> str:
+    begin = text.index(start) + len(start)
+    stop = text.rindex(end)
+    return text[begin:stop]
+
+
+def _deepeval(prompt: str) -> Recognised | None:
+    if "please generate a comprehensive list of" in prompt and '"truths" key' in prompt:
+        body = _after_example(prompt)
+        text = _between(body, "\nText:\n", "\n\nJSON:")
+        return Recognised("truths", {"text": text, "limit": _truths_limit(prompt)}, "deepeval")
+    if "please extract a comprehensive list of FACTUAL" in prompt and '"claims" key' in prompt:
+        text = _between(_after_example(prompt), "\nAI Output:\n", "\n\nJSON:")
+        return Recognised("claims", {"text": text}, "deepeval")
+    questions_match = re.match(
+        r"Based on the given text, generate (\d+) closed-ended questions that can be answered with either a 'yes' or 'no'",
+        prompt,
+    )
+    if questions_match:
+        text = _between(prompt, "**\nText:\n", "\n\nJSON:")
+        return Recognised(
+            "questions", {"text": text, "n": int(questions_match.group(1))}, "deepeval"
+        )
+    if prompt.startswith("Based on the list of close-ended 'yes' or 'no' questions"):
+        head, asked = _after_example(prompt).rsplit("\n\nQuestions:\n", 1)
+        text = head.split("\nText:\n", 1)[1]
+        questions = ast.literal_eval(asked.rsplit("\n\nJSON:", 1)[0])
+        inputs = {"text": text, "questions": list(questions), "vocabulary": ("yes", "no")}
+        return Recognised("answers", inputs, "deepeval")
+    if prompt.startswith("Based on the given summary claims"):
+        head, listed = _after_example(prompt).rsplit("\n\nSummary Claims:\n", 1)
+        original = head.split("\nOriginal Text:\n", 1)[1]
+        claims = ast.literal_eval(listed.rsplit("\n\nJSON:", 1)[0])
+        inputs = {
+            "claims": list(claims),
+            "evidence": original,
+            "vocabulary": ("yes", "no", "borderline"),
+        }
+        return Recognised("verdicts", inputs, "deepeval")
+    if "Your task is to explain the quality of this summarization task" in prompt:
+        score = float(re.search(r"Summarization Score:\n([\d.]+)", prompt).group(1))  # type: ignore[union-attr]
+        contradictions = ast.literal_eval(
+            _between(
+                prompt, "Contradicting Information in the original text:\n", "\n\nExtra Information"
+            )
+        )
+        # deepeval's template has no newline after the redundancies list: "[...]JSON:".
+        tail = prompt.split("Extra Information not mentioned in the original text:\n", 1)[1]
+        marker = "Questions the original text can answer but not the summary:\n"
+        questions: list[str] = []
+        if marker in tail:
+            tail, asked = tail.split(marker, 1)
+            questions = ast.literal_eval(asked.rsplit("\n\nJSON:", 1)[0])
+        else:
+            tail = tail.rsplit("JSON:", 1)[0]
+        redundancies = ast.literal_eval(tail.strip())
+        inputs = {
+            "score": score,
+            "contradictions": contradictions,
+            "redundancies": redundancies,
+            "questions": questions,
+        }
+        return Recognised("reason", inputs, "deepeval")
+    return None
+
+
+def _truths_limit(prompt: str) -> int | None:
+    if "the single most important FACTUAL" in prompt:
+        return 1
+    match = re.search(r"the (\d+) most important FACTUAL", prompt)
+    return int(match.group(1)) if match else None
+
+
+# ---------------------------------------------------------------------------- schema default
+
+
+def schema_default(schema: dict[str, Any] | None, *, seed: str = "") -> dict[str, Any]:
+    """A deterministic value matching a JSON schema (one list item, strings from ``seed``)."""
+    word = "unknown-" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:8]
+    if not schema:
+        return {"result": word}
+    defs = schema.get("$defs", {}) or schema.get("definitions", {})
+
+    def build(node: dict[str, Any]) -> Any:
+        if "$ref" in node:
+            return build(defs.get(node["$ref"].rsplit("/", 1)[-1], {}))
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in node:
+                options = [o for o in node[key] if o.get("type") != "null"] or node[key]
+                return build(options[0])
+        if "enum" in node:
+            return node["enum"][0]
+        if "const" in node:
+            return node["const"]
+        kind = node.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        if kind == "object" or "properties" in node:
+            properties = node.get("properties", {})
+            return {name: build(sub) for name, sub in properties.items()}
+        if kind == "array":
+            return [build(node.get("items", {"type": "string"}))]
+        if kind in ("integer", "number"):
+            return 0
+        if kind == "boolean":
+            return False
+        return word
+
+    value = build(schema)
+    return value if isinstance(value, dict) else {"result": value}

@@ -1,0 +1,264 @@
+"""Ragas faces: the collections ``SummaryScore`` and the legacy ``SummarizationScore``.
+
+Drop-in replacements for ``ragas.metrics.collections.SummaryScore`` and
+``ragas.metrics.SummarizationScore``: same names, same arguments, same numbers with the same judge
+(see the parity tests), plus ``scorer=`` to share one :class:`summscore.SummarizationScorer` (and
+its source cache) with other frameworks. Both translate ragas types into a core call and the core's
+result back; they compute nothing themselves.
+
+Differences from upstream, on purpose:
+
+* ``score()``, ``batch_score()`` and ``single_turn_score()`` work inside a running event loop.
+* ``llm`` accepts anything the core accepts, not only ``llm_factory`` LLMs.
+* Empty judge output gives NaN with a reason instead of ZeroDivisionError, and one failed input of
+  ``abatch_score`` is a NaN result with the error as its reason instead of an exception that loses
+  the whole batch.
+* ``MetricResult.reason`` states the components (QA, conciseness, the questions the summary
+  missed); the result is a :class:`SummaryMetricResult` whose ``details`` is the full
+  :class:`summscore.SummaryResult`.
+* The legacy class with ``length_penalty=False`` returns the QA score, as the collections class
+  does; upstream's legacy class returns QA x (1 - coeff), so a perfect summary scores 0.5 there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing as t
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._adapters import check_scorer
+from ._inputs import FieldNames
+from ._runner import run_sync
+from .errors import MissingExtraError, SummscoreError
+from .presets.ragas import RagasOptions
+from .result import SummaryResult
+from .scorer import SummarizationScorer
+
+try:
+    from ragas.dataset_schema import SingleTurnSample
+    from ragas.metrics.base import MetricOutputType, MetricType, MetricWithLLM, SingleTurnMetric
+    from ragas.metrics.result import MetricResult
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise MissingExtraError("ragas", "ragas", "summscore.ragas") from exc
+
+try:
+    from ragas.metrics.collections.base import BaseMetric as _CollectionsBaseMetric
+except ImportError:  # pragma: no cover - ragas without the collections API
+    _CollectionsBaseMetric = None  # type: ignore[misc,assignment]
+
+__all__ = ["SummarizationScore", "SummaryMetricResult", "SummaryScore"]
+
+_COLLECTIONS_FIELDS = FieldNames(source="reference_contexts", summary="response")
+_RETRIEVED_FIELDS = FieldNames(source="retrieved_contexts", summary="response")
+_UPSTREAM_DEFAULTS = {"coeff": 0.5, "length_penalty": True}
+
+
+def _ragas_scorer(
+    owner: str, llm: Any, scorer: Any, *, coeff: float, length_penalty: bool
+) -> SummarizationScorer | None:
+    """The scorer a ragas face uses: ``scorer=`` checked against the other arguments, or one built
+    from ``llm`` (None when neither is given yet, as for a legacy metric awaiting evaluate())."""
+    RagasOptions(coeff=coeff, length_penalty=length_penalty)  # upstream's errors, raised early
+    if scorer is None:
+        if llm is None:
+            return None
+        return SummarizationScorer(
+            llm=llm, preset="ragas", coeff=coeff, length_penalty=length_penalty
+        )
+    given = {"coeff": coeff, "length_penalty": length_penalty}
+    return check_scorer(
+        owner,
+        scorer,
+        llm=("llm", llm),
+        options={k: (v, _UPSTREAM_DEFAULTS[k]) for k, v in given.items()},
+    )
+
+
+class SummaryMetricResult(MetricResult):
+    """A ragas ``MetricResult`` that also carries the full :class:`summscore.SummaryResult`."""
+
+    def __init__(self, details: SummaryResult) -> None:
+        reason = details.reason if details.error is None else details.error
+        super().__init__(value=float(details.score), reason=reason)
+        self.details = details
+
+
+if _CollectionsBaseMetric is not None:
+
+    class SummaryScore(_CollectionsBaseMetric):
+        """Ragas collections metric: ``await SummaryScore(llm=...).ascore(reference_contexts, response)``.
+
+        ``llm`` is a ragas ``llm_factory(...)`` LLM, as upstream, or any judge
+        :class:`summscore.SummarizationScorer` accepts; ``scorer=`` shares an existing scorer.
+        """
+
+        def __init__(
+            self,
+            llm: Any = None,
+            name: str = "summary_score",
+            length_penalty: bool = True,
+            coeff: float = 0.5,
+            scorer: SummarizationScorer | None = None,
+            **kwargs: Any,
+        ) -> None:
+            built = _ragas_scorer(
+                "SummaryScore", llm, scorer, coeff=coeff, length_penalty=length_penalty
+            )
+            if built is None:
+                raise ValueError(
+                    "SummaryScore needs llm= (for example llm_factory('gpt-4o-mini', client=...)) "
+                    "or scorer="
+                )
+            self.scorer = built
+            self.llm = llm if llm is not None else built.llm
+            self.length_penalty = length_penalty
+            self.coeff = coeff
+            super().__init__(name=name, **kwargs)
+
+        def _validate_llm(self) -> None:
+            """The core has validated the judge already; any judge it accepts is fine here."""
+
+        async def ascore(  # type: ignore[override]
+            self, reference_contexts: list[str], response: str
+        ) -> SummaryMetricResult:
+            """Score ``response`` against ``reference_contexts`` (joined with "\\n")."""
+            result = await self.scorer._ascore(
+                reference_contexts, response, None, _COLLECTIONS_FIELDS
+            )
+            return SummaryMetricResult(result)
+
+        def score(  # type: ignore[override]
+            self, reference_contexts: list[str], response: str
+        ) -> SummaryMetricResult:
+            """Synchronous :meth:`ascore`; unlike upstream it also works inside a running loop."""
+            return run_sync(self.ascore(reference_contexts=reference_contexts, response=response))
+
+        async def abatch_score(  # type: ignore[override]
+            self, inputs: list[dict[str, Any]]
+        ) -> list[SummaryMetricResult]:
+            """Score many inputs, at most the scorer's ``max_concurrency`` at a time, in order.
+
+            An input that fails (bad input, judge error) gives a NaN result whose reason is the
+            error; the rest of the batch is still scored.
+            """
+            semaphore = asyncio.Semaphore(self.scorer.max_concurrency)
+
+            async def one(kwargs: dict[str, Any]) -> SummaryMetricResult:
+                async with semaphore:
+                    try:
+                        return await self.ascore(**kwargs)
+                    except Exception as exc:
+                        return SummaryMetricResult(self.scorer.failed_result(exc))
+
+            return list(await asyncio.gather(*(one(dict(i)) for i in inputs)))
+
+        def batch_score(  # type: ignore[override]
+            self, inputs: list[dict[str, Any]]
+        ) -> list[SummaryMetricResult]:
+            """Synchronous :meth:`abatch_score`; works inside a running loop too."""
+            return run_sync(self.abatch_score(inputs))
+
+        def __repr__(self) -> str:
+            return (
+                f"SummaryScore(name={self.name!r}, length_penalty={self.length_penalty}, "
+                f"coeff={self.coeff}, scorer={self.scorer!r})"
+            )
+
+else:  # pragma: no cover - ragas without the collections API
+
+    class SummaryScore:  # type: ignore[no-redef]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise MissingExtraError(
+                "ragas>=0.3 (collections API)", "ragas", "summscore.ragas.SummaryScore"
+            )
+
+
+@dataclass
+class SummarizationScore(MetricWithLLM, SingleTurnMetric):
+    """Ragas legacy single-turn metric, for ``ragas.evaluate()``.
+
+    Takes its judge from ``llm=``, from ``scorer=``, or from ``evaluate(llm=...)`` when neither is
+    given. Samples need ``reference_contexts`` and ``response``; a sample with only
+    ``retrieved_contexts`` (the name an older ragas doc used) is scored on those, with one warning.
+    A failed row raises, which ``evaluate(raise_exceptions=False)`` records as NaN.
+    """
+
+    name: str = "summary_score"
+    max_retries: int = 1
+    length_penalty: bool = True
+    coeff: float = 0.5
+    scorer: SummarizationScorer | None = None
+    _required_columns: dict[MetricType, set[str]] = field(
+        default_factory=lambda: {
+            MetricType.SINGLE_TURN: {
+                "reference_contexts",
+                "response",
+                "retrieved_contexts:optional",
+            }
+        }
+    )
+    output_type: MetricOutputType | None = MetricOutputType.CONTINUOUS
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        built = _ragas_scorer(
+            "SummarizationScore",
+            self.llm,
+            self.scorer,
+            coeff=self.coeff,
+            length_penalty=self.length_penalty,
+        )
+        # A scorer built here belongs to the llm it was built for; evaluate() may swap the llm.
+        self._own: tuple[Any, SummarizationScorer] | None = (
+            (self.llm, built) if built is not None and self.scorer is None else None
+        )
+        self._warned_retrieved = False
+        if self.scorer is not None and self.llm is None:
+            # The scorer has its judge: keep evaluate() from installing another one.
+            self.llm = self.scorer.llm
+
+    def init(self, run_config: Any) -> None:
+        if self.scorer is None:
+            super().init(run_config)  # ragas's own error when there is no llm
+
+    def _active_scorer(self) -> SummarizationScorer:
+        if self.scorer is not None:
+            return self.scorer
+        if self.llm is None:
+            raise ValueError(
+                f"Metric '{self.name}' has no judge: pass llm= or scorer=, or run it in "
+                "ragas.evaluate(..., llm=...)"
+            )
+        if self._own is None or self._own[0] is not self.llm:
+            built = SummarizationScorer(
+                llm=self.llm, preset="ragas", coeff=self.coeff, length_penalty=self.length_penalty
+            )
+            self._own = (self.llm, built)
+        return self._own[1]
+
+    async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
+        result = await self.ascore_sample(sample)
+        if not result.ok:
+            raise SummscoreError(result.error or "the score could not be computed")
+        return float(result.score)
+
+    async def ascore_sample(self, sample: SingleTurnSample) -> SummaryResult:
+        """Score one sample and return the full :class:`summscore.SummaryResult`."""
+        contexts: t.Any = sample.reference_contexts
+        fields = _COLLECTIONS_FIELDS
+        retrieved = getattr(sample, "retrieved_contexts", None)
+        if contexts is None and retrieved:
+            if not self._warned_retrieved:
+                self._warned_retrieved = True
+                warnings.warn(
+                    f"{self.name}: the sample has no reference_contexts; scoring its "
+                    "retrieved_contexts instead (name the column reference_contexts to silence "
+                    "this warning)",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            contexts = retrieved
+            fields = _RETRIEVED_FIELDS
+        return await self._active_scorer()._ascore(contexts, sample.response, None, fields)
