@@ -391,6 +391,47 @@ async def test_ascore_many_bounds_concurrency() -> None:
     assert peak <= 3
 
 
+async def test_ascore_stream_reads_its_input_lazily_and_yields_as_cases_finish() -> None:
+    taken: list[int] = []
+
+    def cases():  # type: ignore[no-untyped-def]
+        for i in range(20):
+            taken.append(i)
+            yield (f"source {i}", f"summary {i}")
+
+    s, _ = scorer(ragas_script(), max_concurrency=2)
+    stream = s.ascore_stream(cases())
+    first_index, first = await stream.__anext__()
+    assert first.ok
+    assert len(taken) <= 4  # two in flight, at most two more taken: never the whole input
+    seen = {first_index} | {index async for index, _ in stream}
+    assert seen == set(range(20))
+
+
+async def test_ascore_stream_raises_when_the_input_itself_fails() -> None:
+    def cases():  # type: ignore[no-untyped-def]
+        yield ("source", "summary")
+        raise OSError("disk read failed at line 2")
+
+    s, _ = scorer(ragas_script())
+    got = []
+    with pytest.raises(OSError, match="line 2"):
+        async for item in s.ascore_stream(cases()):
+            got.append(item)
+    assert [index for index, _ in got] == [0]
+
+
+async def test_closing_the_stream_early_cancels_work_in_flight() -> None:
+    s, judge = scorer(ragas_script())
+    judge.delay = 0.01
+    stream = s.ascore_stream(((f"s{i}", "x") for i in range(100)), max_concurrency=4)
+    await stream.__anext__()
+    await stream.aclose()
+    calls = len(judge.requests)
+    await asyncio.sleep(0.05)
+    assert len(judge.requests) == calls < 3 * 100
+
+
 # ------------------------------------------------------------------------------ sync vs loops
 
 

@@ -6,7 +6,7 @@ import asyncio
 import math
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 from ._cache import SourceCache
@@ -145,7 +145,10 @@ class SummarizationScorer:
         if self._prompts is None:
             with self._prompts_lock:
                 if self._prompts is None:
-                    self._prompts = load_prompt_set(self.preset, self._prompt_choice)
+                    # A judge that reads no prompts (LexicalJudge) gets the own set: rendering
+                    # it is cheap and needs no framework import.
+                    choice = self._prompt_choice if self.judge.reads_prompts else "own"
+                    self._prompts = load_prompt_set(self.preset, choice)
         return self._prompts
 
     # ------------------------------------------------------------------ scoring
@@ -230,29 +233,74 @@ class SummarizationScorer:
         source/summary keys (``source``/``contexts``/``reference_contexts``/``input`` and
         ``summary``/``response``/``actual_output``). A case that fails (bad input, judge error) is
         returned as a result with NaN ``score`` and ``error`` set; it never aborts the batch.
-        ``progress`` shows a bar on stderr (default: when stderr is a terminal).
+        ``progress`` shows a bar with ETA on stderr (default: when stderr is a terminal).
         """
         items = list(cases)
-        limit = max_concurrency or self.max_concurrency
-        semaphore = asyncio.Semaphore(limit)
+        results: list[SummaryResult | None] = [None] * len(items)
         bar = _progress_bar(len(items), progress)
-
-        async def one(index: int, item: Any) -> SummaryResult:
-            async with semaphore:
-                try:
-                    case = as_case(item, index)
-                    result = await self.ascore(case.source, case.summary, case.assessment_questions)
-                except Exception as exc:
-                    result = self.failed_result(exc)
+        try:
+            async for index, result in self.ascore_stream(items, max_concurrency=max_concurrency):
+                results[index] = result
                 if bar is not None:
                     bar.update(1)
-                return result
-
-        try:
-            return list(await asyncio.gather(*(one(i, item) for i, item in enumerate(items))))
         finally:
             if bar is not None:
                 bar.close()
+        return [r for r in results if r is not None]
+
+    async def ascore_stream(
+        self, cases: Iterable[Any], *, max_concurrency: int | None = None
+    ) -> AsyncIterator[tuple[int, SummaryResult]]:
+        """Yield ``(index, result)`` for each case as soon as it is scored (completion order).
+
+        ``cases`` is consumed lazily, so a generator over a large file is never held in memory
+        at once; at most ``max_concurrency`` cases are in flight. Failures are results, as in
+        :meth:`ascore_many`. Closing the iterator early cancels the work still in flight.
+        """
+        limit = max_concurrency or self.max_concurrency
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"max_concurrency must be a positive integer, got {limit!r}")
+        source = enumerate(cases)
+        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue()
+
+        failures: list[BaseException] = []
+
+        async def worker() -> None:
+            try:
+                while not failures:
+                    try:  # one shared iterator: each item is taken once
+                        index, item = next(source)
+                    except StopIteration:
+                        return
+                    except Exception as exc:  # the input itself failed: stop, and say so
+                        failures.append(exc)
+                        return
+                    try:
+                        case = as_case(item, index)
+                        result = await self.ascore(
+                            case.source, case.summary, case.assessment_questions
+                        )
+                    except Exception as exc:
+                        result = self.failed_result(exc)
+                    await done.put((index, result))
+            finally:
+                await done.put(None)
+
+        workers = [asyncio.create_task(worker()) for _ in range(limit)]
+        running = len(workers)
+        try:
+            while running:
+                item = await done.get()
+                if item is None:
+                    running -= 1
+                    continue
+                yield item
+        finally:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+        if failures:
+            raise failures[0]
 
     def score_many(
         self,
