@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -110,7 +111,8 @@ class JudgeCaller:
         ``expect_len`` is the length the list must have (one answer per question); ``what`` names
         those items in the feedback and warning.
         """
-        prompt = rendered.text
+        base = self._prompt(rendered)
+        prompt = base
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
@@ -119,13 +121,13 @@ class JudgeCaller:
                 parsed = coerce_reply(reply.output, reply_model)
             except JudgeOutputError as exc:
                 last_error = exc
-                prompt = rendered.text + _feedback(str(exc))
+                prompt = base + _feedback(str(exc))
                 continue
             items = list(getattr(parsed, field_name))
             if expect_len is None or len(items) == expect_len:
                 return items
             if attempt + 1 < attempts:
-                prompt = rendered.text + _feedback(
+                prompt = base + _feedback(
                     f'"{field_name}" had {len(items)} entries but there are {expect_len} {what}; '
                     f"give exactly one entry per item, in order"
                 )
@@ -152,7 +154,8 @@ class JudgeCaller:
         inputs: Mapping[str, Any],
     ) -> M:
         """Like :meth:`ask` for a single-object reply (the reason)."""
-        prompt = rendered.text
+        base = self._prompt(rendered)
+        prompt = base
         last_error: JudgeOutputError | None = None
         for _ in range(1 + self.policy.repair_retries):
             reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
@@ -160,8 +163,12 @@ class JudgeCaller:
                 return coerce_reply(reply.output, reply_model)
             except JudgeOutputError as exc:
                 last_error = exc
-                prompt = rendered.text + _feedback(str(exc))
+                prompt = base + _feedback(str(exc))
         raise JudgeOutputError(redact(f"{task}: the judge's reply was unusable: {last_error}"))
+
+    def _prompt(self, rendered: Rendered) -> str:
+        """The prompt text, rendered only for judges that read prompts."""
+        return rendered.text if self.judge.reads_prompts else ""
 
     async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
         policy = self.policy
@@ -183,8 +190,11 @@ class JudgeCaller:
         try:
             if self.policy.timeout is None:
                 return await self.judge.complete(request)
+            if sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
+                async with asyncio.timeout(self.policy.timeout):
+                    return await self.judge.complete(request)
             return await asyncio.wait_for(self.judge.complete(request), self.policy.timeout)
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, TimeoutError):
             raise TransientJudgeError(
                 f"{request.task}: the judge did not answer within {self.policy.timeout:g}s"
             ) from None

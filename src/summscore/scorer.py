@@ -261,20 +261,22 @@ class SummarizationScorer:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"max_concurrency must be a positive integer, got {limit!r}")
         source = enumerate(cases)
-        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue()
-
+        # Bounded: workers wait while the consumer is behind, so the input is read no faster
+        # than results are taken.
+        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue(maxsize=limit)
         failures: list[BaseException] = []
 
         async def worker() -> None:
+            finished = False
             try:
                 while not failures:
                     try:  # one shared iterator: each item is taken once
                         index, item = next(source)
                     except StopIteration:
-                        return
+                        break
                     except Exception as exc:  # the input itself failed: stop, and say so
                         failures.append(exc)
-                        return
+                        break
                     try:
                         case = as_case(item, index)
                         result = await self.ascore(
@@ -283,8 +285,13 @@ class SummarizationScorer:
                     except Exception as exc:
                         result = self.failed_result(exc)
                     await done.put((index, result))
+                finished = True
+            except Exception as exc:  # a bug, not a case: report it rather than hang
+                failures.append(exc)
+                finished = True
             finally:
-                await done.put(None)
+                if finished:  # not when cancelled: nobody is reading any more
+                    await done.put(None)
 
         workers = [asyncio.create_task(worker()) for _ in range(limit)]
         running = len(workers)

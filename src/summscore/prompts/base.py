@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -11,12 +10,29 @@ from pydantic import BaseModel
 __all__ = ["DeepEvalPromptSet", "MastraPromptSet", "RagasPromptSet", "Rendered"]
 
 
-@dataclass(frozen=True)
 class Rendered:
-    """A rendered prompt and the output model it asks the judge for (used for structured output)."""
+    """A prompt and the output model it asks the judge for (used for structured output).
 
-    text: str
-    schema: type[BaseModel]
+    ``text`` may be given as a function that renders it: it is then rendered on first use only,
+    so judges that read no prompts (the offline LexicalJudge) cost no rendering.
+    """
+
+    __slots__ = ("_render", "_text", "schema")
+
+    def __init__(self, text: str | Callable[[], str], schema: type[BaseModel]) -> None:
+        self._text: str | None = text if isinstance(text, str) else None
+        self._render: Callable[[], str] | None = None if isinstance(text, str) else text
+        self.schema = schema
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._render is not None
+            self._text = self._render()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Rendered(schema={self.schema.__name__})"
 
 
 class RagasPromptSet(Protocol):

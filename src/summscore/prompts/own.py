@@ -67,7 +67,8 @@ the context needed to check it (who, what, when, how much), stated exactly as th
 without adding knowledge of your own and without judging whether it is true. Opinions, greetings and
 filler are not claims."""
     return Rendered(
-        _prompt("claims", instructions, '{"claims": ["...", "..."]}', {"text": text}), ClaimsReply
+        lambda: _prompt("claims", instructions, '{"claims": ["...", "..."]}', {"text": text}),
+        ClaimsReply,
     )
 
 
@@ -82,7 +83,7 @@ Give exactly one verdict per claim, in the order of "claims". Give a short "reas
 verdict that is not "{yes}", quoting the conflicting or missing detail."""
     form = f'{{"verdicts": [{{"verdict": "{yes}|{no}|{unknown}", "reason": "..."}}, ...]}}'
     payload = {"source": evidence, "claims": list(claims)}
-    return Rendered(_prompt("verdicts", instructions, form, payload), VerdictsReply)
+    return Rendered(lambda: _prompt("verdicts", instructions, form, payload), VerdictsReply)
 
 
 def _yes_no_questions(text: str, n: int) -> Rendered:
@@ -91,7 +92,9 @@ Write {n} closed questions about the most important information in the "text": i
 figures, names, dates and conclusions. Each question must be answerable with "yes" from the text
 alone, be specific, and ask about one fact. Do not ask about minor details."""
     return Rendered(
-        _prompt("questions", instructions, '{"questions": ["...", "..."]}', {"text": text, "n": n}),
+        lambda: _prompt(
+            "questions", instructions, '{"questions": ["...", "..."]}', {"text": text, "n": n}
+        ),
         QuestionsReply,
     )
 
@@ -103,7 +106,8 @@ it with yes, and "no" if it does not or if it contradicts the question. Use only
 exactly one answer per question, in order."""
     payload = {"text": text, "questions": list(questions)}
     return Rendered(
-        _prompt("answers", instructions, '{"answers": ["yes", "no", ...]}', payload), AnswersReply
+        lambda: _prompt("answers", instructions, '{"answers": ["yes", "no", ...]}', payload),
+        AnswersReply,
     )
 
 
@@ -122,7 +126,9 @@ class OwnRagasPrompts:
 List the key phrases of the "text" of these kinds: people, organisations, locations, dates and
 times, monetary values and percentages. Copy each phrase as it appears in the text; list each once."""
         return Rendered(
-            _prompt("keyphrases", instructions, '{"keyphrases": ["...", "..."]}', {"text": text}),
+            lambda: _prompt(
+                "keyphrases", instructions, '{"keyphrases": ["...", "..."]}', {"text": text}
+            ),
             KeyphrasesReply,
         )
 
@@ -132,7 +138,7 @@ Write closed questions about the "text", built around the "keyphrases": one or m
 phrase, each about one fact the text states. The text must answer every question with yes."""
         payload = {"text": text, "keyphrases": list(keyphrases)}
         return Rendered(
-            _prompt("questions", instructions, '{"questions": ["...", "..."]}', payload),
+            lambda: _prompt("questions", instructions, '{"questions": ["...", "..."]}', payload),
             QuestionsReply,
         )
 
@@ -143,7 +149,8 @@ it, and "0" if it does not. Use only the summary. Give exactly one answer per qu
 each the string "1" or "0"."""
         payload = {"summary": summary, "questions": list(questions)}
         return Rendered(
-            _prompt("answers", instructions, '{"answers": ["1", "0", ...]}', payload), AnswersReply
+            lambda: _prompt("answers", instructions, '{"answers": ["1", "0", ...]}', payload),
+            AnswersReply,
         )
 
 
@@ -158,7 +165,7 @@ class OwnDeepEvalPrompts:
 List {how_many} factual statements that the "text" makes, as self-contained sentences that keep
 their context, stated as the text states them (do not judge whether they are true)."""
         return Rendered(
-            _prompt(
+            lambda: _prompt(
                 "truths", instructions, '{"truths": ["...", "..."]}', {"text": text, "limit": limit}
             ),
             TruthsReply,
@@ -195,7 +202,9 @@ evidence lists are empty, say what the summary does well."""
             "extra_information": [r for r in redundancies if r],
             "missed_questions": list(questions),
         }
-        return Rendered(_prompt("reason", instructions, '{"reason": "..."}', payload), ReasonReply)
+        return Rendered(
+            lambda: _prompt("reason", instructions, '{"reason": "..."}', payload), ReasonReply
+        )
 
 
 class OwnMastraPrompts:
@@ -240,4 +249,6 @@ The score is the lower of "alignment" (share of the summary's claims the origina
             ],
             "missed_questions": list(missed),
         }
-        return Rendered(_prompt("reason", instructions, '{"reason": "..."}', payload), ReasonReply)
+        return Rendered(
+            lambda: _prompt("reason", instructions, '{"reason": "..."}', payload), ReasonReply
+        )

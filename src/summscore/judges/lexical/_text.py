@@ -1,678 +1,59 @@
-"""Classical text analysis for the lexical judge: sentences, clauses, content tokens, numbers,
-named entities and negation, for English-like and CJK text alike.
+"""Sentences, clauses and the analysed forms the lexical judge compares.
 
-Content tokens are light-stemmed lower-case words for alphabetic scripts, and for Chinese and
-Japanese (no spaces between words) kanji/hanzi character bigrams and katakana words, with
-hiragana particles dropped. Numbers are canonicalised so that "$3 trillion", "3,000,000,000,000"
-and "3 trillion dollars" compare equal, and "12 percent" equals "12%".
+* :class:`Span`: one sentence or statement, its content tokens, anchors (numbers, names) with the
+  word positions they stand at, and its negation;
+* :class:`Doc`: a whole text, its sentences and windows of two adjacent sentences, analysed once
+  and memoised.
 """
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import itertools
 import re
 import threading
-import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-__all__ = ["Doc", "Span", "analyze", "content_tokens", "split_clauses", "split_sentences"]
+from ._anchors import names, quantities
+from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
+from ._words import content_tokens, has_cjk, lowercase_words, normalize
 
-# --------------------------------------------------------------------------------------- words
+__all__ = [
+    "Doc",
+    "Span",
+    "analyze",
+    "is_negated",
+    "make_span",
+    "split_clauses",
+    "split_sentences",
+]
 
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "than",
-        "so",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "from",
-        "with",
-        "without",
-        "within",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "about",
-        "above",
-        "below",
-        "between",
-        "among",
-        "through",
-        "during",
-        "before",
-        "after",
-        "since",
-        "until",
-        "upon",
-        "via",
-        "per",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
-        "does",
-        "did",
-        "doing",
-        "done",
-        "have",
-        "has",
-        "had",
-        "having",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "it",
-        "its",
-        "it's",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "here",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "all",
-        "any",
-        "both",
-        "each",
-        "few",
-        "more",
-        "most",
-        "other",
-        "some",
-        "such",
-        "no",
-        "nor",
-        "not",
-        "only",
-        "own",
-        "same",
-        "too",
-        "very",
-        "just",
-        "also",
-        "again",
-        "further",
-        "once",
-        "i",
-        "me",
-        "my",
-        "we",
-        "our",
-        "ours",
-        "you",
-        "your",
-        "yours",
-        "he",
-        "him",
-        "his",
-        "she",
-        "her",
-        "hers",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "itself",
-        "themselves",
-        "himself",
-        "herself",
-        "ourselves",
-        "yourself",
-        "yourselves",
-        "s",
-        "t",
-        "don",
-        "now",
-        "up",
-        "out",
-        "off",
-        "down",
-        "one's",
-        "oneself",
-        "whether",
-        "while",
-        "though",
-        "although",
-        "because",
-        "however",
-        "thus",
-        "hence",
-        "yet",
-        "said",
-        "says",
-        "say",
-        "text",
-        "state",
-        "states",
-        "stated",
-        "mention",
-        "mentions",
-        "mentioned",
-        "according",
-        "around",
-        "approximately",
-        "roughly",
-        "nearly",
-        "almost",
-        "circa",
-        "about",
-        "also",
-        "well",
-    ]
-)
-# Light synonym folding after stemming, so paraphrases meet ("firm" ~ "company", "rose" ~
-# "increased"); antonyms are then checked between the canonical forms.
-_SYNONYM_GROUPS = (
-    ("found", "establish", "start", "creat", "launch", "set-up", "founder"),
-    ("company", "firm", "busi", "corpor", "enterpris", "compan"),
-    (
-        "increas",
-        "rise",
-        "rose",
-        "risen",
-        "grow",
-        "grew",
-        "grown",
-        "climb",
-        "jump",
-        "surg",
-        "soar",
-        "boost",
-        "up",
-    ),
-    (
-        "decreas",
-        "fall",
-        "fell",
-        "fallen",
-        "drop",
-        "declin",
-        "shrink",
-        "shrank",
-        "plung",
-        "slump",
-        "down",
-        "reduc",
-    ),
-    ("buy", "bought", "purchas", "acquir"),
-    ("sell", "sold"),
-    ("win", "won"),
-    ("lose", "lost", "los"),
-    ("employe", "staf", "personnel", "headcount"),
-    ("ceo", "chief-executiv"),
-    ("kill", "dead", "death", "die", "died"),
-    ("help", "assist", "aid"),
-    ("big", "larg", "huge"),
-    ("small", "tiny"),
-    ("begin", "began", "begun", "commenc"),
-    ("end", "finish", "conclud"),
-    ("show", "reveal", "demonstrat", "indicat"),
-    ("car", "vehicl", "automobil"),
-    ("child", "children", "kid"),
-    ("doctor", "physician"),
-    ("use", "utiliz", "employ"),
-    ("need", "requir"),
-    ("goal", "target", "objectiv"),
-    ("recommend", "suggest", "advis", "advic"),
-    ("say", "stat", "announc", "report", "tell", "told"),
-    ("price", "cost"),
-    ("shop", "store"),
-    ("rule", "regul", "law"),
-)
-_SYNONYMS = {word: group[0] for group in _SYNONYM_GROUPS for word in group}
-_QUESTION_WORDS = frozenset(
-    [
-        "does",
-        "do",
-        "did",
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "should",
-        "text",
-        "document",
-        "say",
-        "says",
-        "state",
-        "states",
-        "mention",
-        "mentions",
-        "passage",
-        "source",
-        "original",
-        "summary",
-        "true",
-    ]
-)
-_NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "cannot",
-        "can't",
-        "won't",
-        "don't",
-        "doesn't",
-        "didn't",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "weren't",
-        "hasn't",
-        "haven't",
-        "hadn't",
-        "without",
-    ]
-)
-_NEGATION_CJK = ("ない", "なかった", "ません", "ず", "不", "没", "沒", "未", "無", "无", "非")
-
-_WORD_NUMBERS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "dozen": 12,
-}
-_SCALES = {
-    "thousand": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "m": 1e6,
-    "mn": 1e6,
-    "billion": 1e9,
-    "bn": 1e9,
-    "b": 1e9,
-    "trillion": 1e12,
-    "tn": 1e12,
-    "万": 1e4,
-    "億": 1e8,
-    "亿": 1e8,
-    "千": 1e3,
-    "百万": 1e6,
-}
-_MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-_SUFFIXES = (
-    "ational",
-    "ization",
-    "fulness",
-    "ousness",
-    "iveness",
-    "ations",
-    "ements",
-    "ement",
-    "ation",
-    "ments",
-    "ment",
-    "ness",
-    "ings",
-    "ing",
-    "ies",
-    "ied",
-    "edly",
-    "ers",
-    "est",
-    "ed",
-    "es",
-    "er",
-    "ly",
-    "s",
+_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_POSITION_WORD = re.compile(
+    f"\\d+(?:[.,]\\d+)*%?|[A-Za-z\u00c0-\u024f0-9'\u2019]+|[{_CJK}]|[,.;:!?。，；：！？、]"
 )
 
-_CJK_RUN = re.compile(
-    r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+"
-)
-_TOKEN = re.compile(
-    r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\u2019\-]*"
-    r"|\d+(?:[.,]\d+)*"
-    r"|[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+"
-)
+# --------------------------------------------------------------------------------- sentences
 
-
-def _script(ch: str) -> str:
-    code = ord(ch)
-    if 0x3040 <= code <= 0x309F:
-        return "hiragana"
-    if 0x30A0 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF:
-        return "katakana"
-    if 0xAC00 <= code <= 0xD7AF:
-        return "hangul"
-    return "han"
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """A light English stemmer: enough to match "launches"/"launched"/"launching"."""
-    w = word.lower().replace("\u2019", "'")
-    if w.endswith("'s"):
-        w = w[:-2]
-    if len(w) <= 4:
-        return w
-    for suffix in _SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            w = w[: -len(suffix)]
-            if suffix in ("ies", "ied"):
-                w += "y"
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiousl":
-        w = w[:-1]  # "stopp" -> "stop"
-    if len(w) > 4 and w.endswith("e"):
-        w = w[:-1]
-    return w
-
-
-def _cjk_tokens(run: str) -> list[str]:
-    """Bigrams for han runs, whole katakana words; hiragana (particles, endings) dropped."""
-    tokens: list[str] = []
-    i = 0
-    while i < len(run):
-        kind = _script(run[i])
-        j = i
-        while j < len(run) and _script(run[j]) == kind:
-            j += 1
-        part = run[i:j]
-        if kind == "han" or kind == "hangul":
-            if len(part) == 1:
-                tokens.append(part)
-            else:
-                tokens.extend(part[k : k + 2] for k in range(len(part) - 1))
-        elif kind == "katakana" and len(part) >= 2:
-            tokens.append(part)
-        elif kind == "hiragana" and len(part) >= 3:
-            tokens.extend(part[k : k + 2] for k in range(len(part) - 1))
-        i = j
-    return tokens
-
-
-def content_tokens(text: str, *, question: bool = False) -> list[str]:
-    """Content tokens of ``text`` in order (stopwords dropped, stemmed; CJK as bigrams)."""
-    out: list[str] = []
-    for match in _TOKEN.finditer(text):
-        piece = match.group(0)
-        first = piece[0]
-        if first.isdigit():
-            out.append(_canonical_plain_number(piece))
-            continue
-        if _CJK_RUN.fullmatch(piece):
-            out.extend(_cjk_tokens(piece))
-            continue
-        lower = piece.lower().strip("-'\u2019")
-        if not lower or lower in _STOPWORDS or (question and lower in _QUESTION_WORDS):
-            continue
-        if len(lower) == 1:
-            continue
-        stemmed = stem(lower)
-        out.append(_SYNONYMS.get(stemmed, stemmed))
-    return out
-
-
-# ------------------------------------------------------------------------------------- numbers
-
-_NUMBER = re.compile(
-    r"(?P<cur>[$€£¥₹]|US\$|USD\s?|EUR\s?|GBP\s?|JPY\s?|RMB\s?)?"
-    r"(?P<num>\d+(?:[,.]\d+)*)"
-    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kKmMbB](?![a-zA-Z])|万|億|亿|千))?"
-    r"\s?(?P<pct>%|percent|per cent|％|パーセント)?",
-    re.IGNORECASE,
-)
-_WORD_NUMBER = re.compile(
-    r"\b(" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")\b"
-    r"(?:\s+(thousand|million|billion|trillion))?(\s?(?:%|percent|per cent))?",
-    re.IGNORECASE,
-)
-
-
-def _canonical_plain_number(raw: str) -> str:
-    value = _parse_number(raw)
-    return _fmt(value) if value is not None else raw
-
-
-def _parse_number(raw: str) -> float | None:
-    text = raw
-    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text):
-        text = text.replace(",", "")
-    elif re.fullmatch(r"\d{1,3}(\.\d{3})+", text) and text.count(".") > 1:
-        text = text.replace(".", "")  # 1.000.000 (European grouping)
-    else:
-        text = (
-            text.replace(",", ".")
-            if text.count(",") == 1 and "." not in text
-            else text.replace(",", "")
-        )
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def _fmt(value: float) -> str:
-    if value == int(value) and abs(value) < 1e18:
-        return str(int(value))
-    return f"{value:.6g}"
-
-
-def extract_numbers(text: str) -> set[str]:
-    """Canonical numeric values in ``text``: "3e12" style for scaled, "12%" for percentages."""
-    found: set[str] = set()
-    for m in _NUMBER.finditer(text):
-        value = _parse_number(m.group("num"))
-        if value is None:
-            continue
-        scale = (m.group("scale") or "").lower()
-        if scale:
-            value *= _SCALES.get(scale, 1.0)
-        if m.group("pct"):
-            found.add(_fmt(value) + "%")
-        else:
-            found.add(_fmt(value))
-    for m in _WORD_NUMBER.finditer(text):
-        value = float(_WORD_NUMBERS[m.group(1).lower()])
-        if m.group(2):
-            value *= _SCALES[m.group(2).lower()]
-        if m.group(1).lower() == "one" and not m.group(2) and not m.group(3):
-            continue  # "one of", "one day": too often not a quantity
-        found.add(_fmt(value) + ("%" if m.group(3) else ""))
-    return found
-
-
-# ------------------------------------------------------------------------------------ entities
-
-_CAP_WORD = r"(?:[A-Z][\w'\u2019&.\-]*|[A-Z]{2,})"
-_ENTITY = re.compile(
-    rf"{_CAP_WORD}(?:\s+(?:(?:of|de|del|la|van|von|der|da|and|&)\s+)?{_CAP_WORD})*"
-)
-_KATAKANA_WORD = re.compile(r"[\u30a0-\u30ff\u31f0-\u31ff]{2,}")
-_LATIN_IN_CJK = re.compile(r"[A-Za-z][A-Za-z0-9.&\-]+")
-
-
-def extract_entities(sentence: str) -> set[str]:
-    """Lower-cased named-entity-like phrases: capitalised word runs, katakana words, months."""
-    found: set[str] = set()
-    start_word = True
-    for m in _ENTITY.finditer(sentence):
-        phrase = m.group(0).strip(" .,-'\u2019")
-        if not phrase:
-            continue
-        at_start = sentence[: m.start()].strip(" \"'“‘(") == "" if start_word else False
-        start_word = False
-        words = phrase.split()
-        lower = phrase.lower()
-        if at_start and len(words) == 1 and (lower in _STOPWORDS or lower in _QUESTION_WORDS):
-            continue
-        if len(words) == 1 and lower in _STOPWORDS:
-            continue
-        found.add(lower)
-    for m in _KATAKANA_WORD.finditer(sentence):
-        found.add(m.group(0))
-    if _CJK_RUN.search(sentence):
-        for m in _LATIN_IN_CJK.finditer(sentence):
-            found.add(m.group(0).lower())
-    return found
-
-
-# ----------------------------------------------------------------------------------- sentences
-
-_ABBREVIATIONS = frozenset(
-    [
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-        "prof",
-        "sr",
-        "jr",
-        "st",
-        "inc",
-        "ltd",
-        "co",
-        "corp",
-        "vs",
-        "etc",
-        "e.g",
-        "i.e",
-        "u.s",
-        "u.k",
-        "no",
-        "fig",
-        "approx",
-        "est",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "gen",
-        "col",
-        "lt",
-        "sgt",
-        "rep",
-        "sen",
-        "gov",
-        "pres",
-    ]
-)
 _SENTENCE_END = re.compile(
     r"([.!?]+[\"'”’)\]]*)(\s+)|([。！？!?]+[」』”’）)]*)|\n\s*\n|\n(?=\s*[-*•\d])"
 )
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split into sentences: Latin punctuation + space (minding abbreviations), CJK full stops,
-    blank lines and list items."""
-    text = unicodedata.normalize("NFKC", text) if _needs_nfkc(text) else text
+    """Sentences: Latin punctuation plus space (minding abbreviations and initials), CJK full
+    stops, blank lines and list items."""
+    text = normalize(text)
     sentences: list[str] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
         if m.group(1):
             before = text[start : m.start(1)]
             last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.strip() else ""
-            if last_word in _ABBREVIATIONS or re.fullmatch(r"[a-z]", last_word):
+            if last_word in ABBREVIATIONS or re.fullmatch(r"[a-z]", last_word):
                 continue
             nxt = text[m.end() : m.end() + 1]
             if nxt and nxt.islower():
@@ -688,10 +69,6 @@ def split_sentences(text: str) -> list[str]:
     if tail:
         sentences.append(tail)
     return [s for s in (s.strip(" \n\t-*•") for s in sentences) if s]
-
-
-def _needs_nfkc(text: str) -> bool:
-    return any("\uff01" <= ch <= "\uff5e" for ch in text)
 
 
 _SUBJECT = r"(?:the|a|an|it|he|she|they|we|i|this|that|these|those|its|his|her|their|our|[A-Z0-9][\w'-]*)\b"
@@ -719,54 +96,217 @@ def split_clauses(sentence: str, min_tokens: int = 3) -> list[str]:
     return clauses or [sentence.strip()]
 
 
+_LOWER_RUN = re.compile(r"[a-z']+")
+
+
 def is_negated(text: str) -> bool:
-    lowered = text.lower().replace("\u2019", "'")
-    words = re.findall(r"[a-z']+", lowered)
-    if any(w in _NEGATIONS or w.endswith("n't") for w in words):
+    lower = text.lower()
+    if "n't" in lower or not NEGATIONS.isdisjoint(_LOWER_RUN.findall(lower)):
         return True
-    return any(marker in text for marker in _NEGATION_CJK) and bool(_CJK_RUN.search(text))
+    return has_cjk(text) and any(marker in text for marker in NEGATION_CJK)
 
 
-# ------------------------------------------------------------------------------------ analysis
+# ---------------------------------------------------------------------------------- analysis
 
 
 @dataclass(frozen=True)
 class Span:
-    """A sentence or clause with everything the judge compares."""
+    """A sentence or statement with everything the judge compares.
+
+    ``positions`` maps each anchor key to the word indexes where it starts, and ``words`` are the
+    lower-cased words (CJK characters one by one), for checks of order and proximity.
+    """
 
     text: str
     tokens: tuple[str, ...]
     token_set: frozenset[str]
     numbers: frozenset[str]
+    kinds: dict[str, str]
     entities: frozenset[str]
     negated: bool
+    words: tuple[str, ...] = ()
+    positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    common: frozenset[str] = field(default=frozenset(), repr=False)
+    units: dict[str, str] = field(default_factory=dict)
+    tentative: frozenset[str] = frozenset()
+    surfaces: tuple[tuple[str, str], ...] = ()  # (key, as written) in order of appearance
+
+    @property
+    def anchors(self) -> frozenset[str]:
+        return self.numbers | self.entities
+
+
+def make_span(text: str, *, question: bool = False, common: frozenset[str] = frozenset()) -> Span:
+    """Analyse one sentence or statement. ``common`` holds the words the surrounding document
+    writes in lower case: a tentative name among them is no name ("Firefighters contained ..."
+    where the text also says "two firefighters"). The analysis is memoised; the context is
+    applied afterwards, so one clause met by several tasks is analysed once."""
+    return _in_context(text, question, common)
+
+
+@lru_cache(maxsize=8192)
+def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
+    span = _make_span(text, question)
+    dropped = {k for k in span.tentative if k in common}
+    if dropped:
+        span = replace(
+            span,
+            entities=span.entities - dropped,
+            kinds={k: v for k, v in span.kinds.items() if k not in dropped},
+            positions={k: v for k, v in span.positions.items() if k not in dropped},
+            tentative=span.tentative - dropped,
+            surfaces=tuple(item for item in span.surfaces if item[0] not in dropped),
+        )
+    return replace(span, common=common) if common else span
+
+
+@lru_cache(maxsize=8192)
+def _make_span(text: str, question: bool) -> Span:
+    text = normalize(text)
+    tokens = tuple(content_tokens(text, question=question))
+    numbers = quantities(text)
+    entities = names(text)
+    word_matches = list(_POSITION_WORD.finditer(text))
+    starts = [m.start() for m in word_matches]
+    lowered = text.lower()
+    if len(lowered) == len(text):  # lower-casing kept every offset: one C-level pass
+        words = tuple(_POSITION_WORD.findall(lowered))
+    else:
+        words = tuple(m.group(0).lower() for m in word_matches)
+    positions: dict[str, list[int]] = {}
+    for anchor in itertools.chain(numbers, entities):
+        index = max(bisect.bisect_right(starts, anchor.start) - 1, 0)
+        positions.setdefault(anchor.key, []).append(index)
+    return Span(
+        text=text,
+        tokens=tokens,
+        token_set=frozenset(tokens),
+        numbers=frozenset(a.key for a in numbers),
+        kinds={a.key: a.kind for a in itertools.chain(entities, numbers)},
+        entities=frozenset(a.key for a in entities),
+        negated=is_negated(text),
+        words=words,
+        positions={k: tuple(v) for k, v in positions.items()},
+        units={a.key: a.unit for a in numbers if a.unit},
+        tentative=frozenset(a.key for a in entities if a.tentative),
+        surfaces=tuple(
+            (a.key, a.surface)
+            for a in sorted(itertools.chain(numbers, entities), key=lambda a: a.start)
+        ),
+    )
 
 
 @dataclass
 class Doc:
+    """A whole text: its sentences, and its vocabulary.
+
+    Statements are matched against windows: single sentences and pairs of adjacent sentences
+    (a summary often fuses two). Pairs are built only when a statement needs them.
+    """
+
     text: str
     sentences: list[Span]
     token_set: frozenset[str]
     numbers: frozenset[str]
     entities: frozenset[str]
     lowered: str
-    windows: list[Span] = field(default_factory=list)
+    common: frozenset[str] = field(default=frozenset(), repr=False)
+    _clauses: list[Span] | None = field(default=None, repr=False)
+    _index: dict[str, list[int]] | None = field(default=None, repr=False)
+    _pairs: dict[int, Span] = field(default_factory=dict, repr=False)
+
+    def _pair(self, i: int) -> Span:
+        """Sentences ``i`` and ``i + 1`` as one window."""
+        pair = self._pairs.get(i)
+        if pair is None:
+            pair = self._pairs[i] = _join(self.sentences[i], self.sentences[i + 1])
+        return pair
+
+    def best_windows(self, tokens: frozenset[str], top: int) -> list[Span]:
+        """The ``top`` windows (sentences or adjacent pairs) sharing most of ``tokens``, the
+        shorter first among equals. Counted through an inverted index: only sentences sharing
+        a token, and the pairs they are part of, are looked at."""
+        if self._index is None:
+            index: dict[str, list[int]] = {}
+            for i, sentence in enumerate(self.sentences):
+                for token in sentence.token_set:
+                    index.setdefault(token, []).append(i)
+            self._index = index
+        shared: dict[int, int] = {}
+        for token in tokens:
+            for i in self._index.get(token, ()):
+                shared[i] = shared.get(i, 0) + 1
+        if not shared:
+            return self.sentences[:1]
+        sentences = self.sentences
+        # (shared tokens, length in words, sentence index, is a pair starting there)
+        scored = [(-n, len(sentences[i].words), i, False) for i, n in shared.items()]
+        for i in {j for k in shared for j in (k - 1, k) if 0 <= j < len(sentences) - 1}:
+            first, second = sentences[i], sentences[i + 1]
+            n = len(tokens & (first.token_set | second.token_set))
+            scored.append((-n, len(first.words) + len(second.words) + 1, i, True))
+        best = heapq.nsmallest(top, scored)
+        return [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
+
+    def clauses(self) -> list[Span]:
+        """The clauses of every sentence, as spans (computed once)."""
+        if self._clauses is None:
+            self._clauses = [
+                make_span(c, common=self.common)
+                for s in self.sentences
+                for c in split_clauses(s.text)
+            ]
+        return self._clauses
 
 
-def make_span(text: str, *, question: bool = False) -> Span:
-    tokens = tuple(content_tokens(text, question=question))
+def _join(a: Span, b: Span) -> Span:
+    shift = len(a.words) + 1
+    positions = dict(a.positions)
+    for key, where in b.positions.items():
+        positions[key] = positions.get(key, ()) + tuple(i + shift for i in where)
     return Span(
+        text=f"{a.text} {b.text}",
+        tokens=a.tokens + b.tokens,
+        token_set=a.token_set | b.token_set,
+        numbers=a.numbers | b.numbers,
+        kinds={**b.kinds, **a.kinds},
+        entities=a.entities | b.entities,
+        negated=a.negated or b.negated,
+        words=(*a.words, "|", *b.words),  # "|": the sentence boundary
+        positions=positions,
+        common=a.common,
+        units={**b.units, **a.units},
+        tentative=a.tentative | b.tentative,
+    )
+
+
+def _analyze(text: str) -> Doc:
+    common = lowercase_words(normalize(text))
+    sentences = [make_span(s, common=common) for s in split_sentences(text)] or [
+        make_span(text, common=common)
+    ]
+    tokens: set[str] = set()
+    numbers: set[str] = set()
+    entities: set[str] = set()
+    for s in sentences:
+        tokens |= s.token_set
+        numbers |= s.numbers
+        entities |= s.entities
+    return Doc(
         text=text,
-        tokens=tokens,
+        sentences=sentences,
         token_set=frozenset(tokens),
-        numbers=frozenset(extract_numbers(text)),
-        entities=frozenset(extract_entities(text)),
-        negated=is_negated(text),
+        numbers=frozenset(numbers),
+        entities=frozenset(entities),
+        lowered=normalize(text).lower(),
+        common=common,
     )
 
 
 class _DocCache:
-    def __init__(self, size: int = 512) -> None:
+    """Analyses are memoised: a source is analysed once however often it is judged."""
+
+    def __init__(self, size: int = 256) -> None:
         self.size = size
         self._items: OrderedDict[str, Doc] = OrderedDict()
         self._lock = threading.Lock()
@@ -785,41 +325,9 @@ class _DocCache:
         return doc
 
 
-def _analyze(text: str) -> Doc:
-    sentences = [make_span(s) for s in split_sentences(text)] or [make_span(text)]
-    windows = list(sentences)
-    for a, b in itertools.pairwise(sentences):
-        windows.append(
-            Span(
-                text=f"{a.text} {b.text}",
-                tokens=a.tokens + b.tokens,
-                token_set=a.token_set | b.token_set,
-                numbers=a.numbers | b.numbers,
-                entities=a.entities | b.entities,
-                negated=a.negated or b.negated,
-            )
-        )
-    tokens: set[str] = set()
-    numbers: set[str] = set()
-    entities: set[str] = set()
-    for s in sentences:
-        tokens |= s.token_set
-        numbers |= s.numbers
-        entities |= s.entities
-    return Doc(
-        text=text,
-        sentences=sentences,
-        token_set=frozenset(tokens),
-        numbers=frozenset(numbers),
-        entities=frozenset(entities),
-        lowered=text.lower(),
-        windows=windows,
-    )
-
-
 _cache = _DocCache()
 
 
 def analyze(text: str) -> Doc:
-    """Analyse ``text`` (memoised: a source is analysed once however often it is judged)."""
+    """The analysis of ``text`` (memoised)."""
     return _cache.get(text)

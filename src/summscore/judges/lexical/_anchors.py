@@ -1,0 +1,247 @@
+"""Anchors: the checkable details of a text, numbers and names.
+
+Numbers are canonicalised so that "$3 trillion", "3,000,000,000,000" and "3 trillion dollars"
+compare equal and "12 percent" equals "12%", and carry a kind (year, percent, amount) and the
+unit they count ("450 children"). Names are capitalised runs, acronyms, katakana words, Latin
+words in CJK text and Chinese/Japanese place and institution names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ._lexicon import (
+    ABBREVIATIONS,
+    COMMON_STARTS,
+    MONTHS,
+    NAME_JOINERS,
+    QUESTION_WORDS,
+    SCALES,
+    STOPWORDS,
+    WEEKDAYS,
+    WORD_NUMBERS,
+)
+from ._words import canon, format_number, has_cjk, lowercase_words, parse_number
+
+__all__ = ["Anchor", "names", "quantities"]
+
+# ----------------------------------------------------------------------------------- numbers
+
+# A number is found by its digits, then its surroundings are read with anchored matches (much
+# faster than one pattern that tries a currency prefix at every position).
+_DIGITS = re.compile(r"(?<![A-Za-z0-9.])\d+(?:[,.]\d+)*")
+_CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
+_AFTER_NUMBER = re.compile(
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmb](?![a-z])|万|億|亿|千))?"
+    r"\s?(?P<pct>%|percent|per cent|％|パーセント)?",
+    re.IGNORECASE,
+)
+_WORD_NUMBER = re.compile(
+    r"\b(" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b"
+    r"(?:[\s-]+(thousand|million|billion|trillion))?(\s?(?:%|percent|per cent))?",
+    re.IGNORECASE,
+)
+_CURRENCY_WORDS = re.compile(
+    r"\s*(?:dollars?|euros?|pounds?|yen|yuan|rupees?|元|円|ドル|美元)", re.I
+)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A checkable detail of a text: a number or a name, at a character offset."""
+
+    key: str  # canonical: "12%", "1300000000", "john smith"
+    kind: str  # "percent", "year", "amount", "name", "month", "weekday"
+    start: int
+    surface: str = ""  # as written: "12 percent", "$1.3 billion", "John Smith"
+    unit: str = ""  # what an amount counts: "child" in "450 children", "時" in "8時", "money"
+    tentative: bool = False  # a lone capitalised word opening a sentence: a name unless the
+    # text around writes it in lower case ("Samsung said" vs "Firefighters said")
+
+
+# The counted noun after an amount, past up to two capitalised qualifiers ("11 million Swedish
+# crowns" counts crowns).
+_UNIT_WORD = re.compile(r"[\s-]*(?:[A-Z][a-z]+\s+){0,2}([a-z]+)")
+_UNIT_CJK = re.compile(r"[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{1,2}")
+
+
+def _unit_after(text: str, end: int) -> str:
+    """The word an amount counts ("children", "homes"; 時, 世帯, メートル), comparable form."""
+    cjk = _UNIT_CJK.match(text, end)
+    if cjk:
+        return cjk.group(0)
+    word = _UNIT_WORD.match(text, end)
+    if word is None:
+        return ""
+    lower = word.group(1)
+    if lower in STOPWORDS or len(lower) < 2:
+        return ""
+    return canon(lower)
+
+
+_DIGIT = re.compile(r"\d")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+_NUMBER_WORDS = frozenset(WORD_NUMBERS)
+
+
+def quantities(text: str) -> list[Anchor]:
+    """Numbers in ``text`` with their kind and unit, in order of appearance."""
+    found: list[Anchor] = []
+    digits = _DIGIT.search(text) is not None
+    spelled = not _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(text.lower()))
+    for m in _DIGITS.finditer(text) if digits else ():
+        value = parse_number(m.group(0))
+        if value is None:
+            continue
+        currency = _CURRENCY_BEFORE.search(text, max(m.start() - 4, 0), m.start())
+        after = _AFTER_NUMBER.match(text, m.end())
+        end = after.end() if after else m.end()
+        scale = ((after.group("scale") if after else "") or "").lower()
+        if scale:
+            value *= SCALES.get(scale, 1.0)
+        surface = text[currency.start() if currency else m.start() : end].strip()
+        if after and after.group("pct"):
+            found.append(Anchor(format_number(value) + "%", "percent", m.start(), surface, "%"))
+            continue
+        money = currency is not None or _CURRENCY_WORDS.match(text, end) is not None
+        plain = not scale and not money
+        is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in m.group(0)
+        kind = "year" if is_year else "amount"
+        unit = "" if is_year else "money" if money else _unit_after(text, end)
+        found.append(Anchor(format_number(value), kind, m.start(), surface, unit))
+    for m in _WORD_NUMBER.finditer(text) if spelled else ():
+        word = m.group(1).lower()
+        if word == "one" and not m.group(2) and not m.group(3):
+            continue  # "one of", "one day": too often not a quantity
+        value = float(WORD_NUMBERS[word])
+        if m.group(2):
+            value *= SCALES[m.group(2).lower()]
+        kind = "percent" if m.group(3) else "amount"
+        key = format_number(value) + ("%" if m.group(3) else "")
+        unit = "%" if m.group(3) else _unit_after(text, m.end())
+        found.append(Anchor(key, kind, m.start(), m.group(0).strip(), unit))
+    found.sort(key=lambda a: a.start)
+    return found
+
+
+# ---------------------------------------------------------------------------------- entities
+
+_CAP_WORD = r"(?:[A-Z\u00c0-\u00de][A-Za-z0-9\u00c0-\u024f'\u2019&.\-]*)"
+_ENTITY = re.compile(
+    rf"{_CAP_WORD}(?:\s+(?:(?:{'|'.join(map(re.escape, NAME_JOINERS))})\s+)?{_CAP_WORD})*"
+)
+_KATAKANA_WORD = re.compile(r"[\u30a0-\u30ff\u31f0-\u31ff]{2,}")
+# Places and institutions in Chinese and Japanese end in a telling character: 鹿児島県,
+# 东北地区, 国家统计局. Up to four characters before the suffix are taken as the name.
+_CJK_NAME = re.compile(
+    r"[\u4e00-\u9fff]{2,4}(?:地区|大学|銀行|银行|公司|集团|県|府|省|市|区|州|町|村|郡|庁|局|党)"
+)
+_LATIN_IN_CJK = re.compile(r"[A-Za-z][A-Za-z0-9.&\-]+(?:\s[A-Z][A-Za-z0-9.&\-]+)*")
+_SENTENCE_OPENERS = frozenset(STOPWORDS | COMMON_STARTS | QUESTION_WORDS)
+
+
+def _at_sentence_start(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \"'“‘(")
+    return not before or before[-1] in ".!?:;\n。！？"
+
+
+def _name_runs(text: str) -> list[list[tuple[int, str]]]:
+    """Runs of capitalised words as lists of (offset, word), cut after a word that ends a
+    sentence ("Faso." in "Burkina Faso. The ...") and before a sentence-initial opener."""
+    runs: list[list[tuple[int, str]]] = []
+    for m in _ENTITY.finditer(text):
+        run: list[tuple[int, str]] = []
+        offset = m.start()
+        for word in m.group(0).split():
+            start = text.index(word, offset)
+            offset = start + len(word)
+            # A possessive ends a name: "the Louvre's Apollo Gallery" is two names.
+            possessive = word.endswith(("'s", "'"))
+            bare = word[: word.rindex("'")] if possessive else word
+            run.append((start, bare))
+            sentence_end = (
+                word.endswith(".")
+                and len(word) > 2
+                and "." not in word[:-1]
+                and (word[:-1].lower() not in ABBREVIATIONS)
+            )
+            if possessive or sentence_end:
+                runs.append(run)
+                run = []
+        if run:
+            runs.append(run)
+    return runs
+
+
+def _split_of(words: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """ "Edmund Hillary of New Zealand" is a person and a place; "Bank of Canada" is one name."""
+    for i, (_, word) in enumerate(words):
+        if word == "of" and i >= 2 and i + 1 < len(words):
+            return [words[:i], *_split_of(words[i + 1 :])]
+    return [words]
+
+
+def _marked_as_name(word: str) -> bool:
+    """Acronyms and CamelCase ("NASA", "iPhone", "McDonald") are names wherever they stand."""
+    return len(word) >= 2 and (word.isupper() or any(ch.isupper() for ch in word[1:]))
+
+
+def _may_be_name(word: str, common: frozenset[str]) -> bool:
+    """Is a lone capitalised word at the start of a sentence a name? Acronyms and CamelCase
+    are; words the texts also write in lower case, common openers, adverbs and gerunds are not."""
+    bare = word.strip(".,'")
+    if _marked_as_name(bare):
+        return True
+    lower = bare.lower()
+    if lower in common or lower in _SENTENCE_OPENERS:
+        return False
+    return not lower.endswith(("ly", "ing"))
+
+
+def names(text: str) -> list[Anchor]:
+    """Named-entity-like phrases of ``text`` (lower-cased), in order of appearance.
+
+    A lone capitalised word opening a sentence is marked ``tentative``: whether it is a name
+    depends on the text around (see :func:`make_span`'s ``common``).
+    """
+    found: list[Anchor] = []
+    own: frozenset[str] | None = None
+    for run in _name_runs(text):
+        # A sentence-initial "The", "In", "Researchers" is not part of the name that follows.
+        while (
+            run
+            and run[0][1].lower().strip(".,'") in _SENTENCE_OPENERS
+            and (
+                len(run) > 1
+                or _at_sentence_start(text, run[0][0])
+                or run[0][1].lower() in STOPWORDS
+            )
+        ):
+            run = run[1:]
+        tentative = False
+        if len(run) == 1 and _at_sentence_start(text, run[0][0]):
+            own = lowercase_words(text) if own is None else own
+            if not _may_be_name(run[0][1], own):
+                continue
+            tentative = not _marked_as_name(run[0][1].strip(".,'"))
+        for part in _split_of(run):
+            if not part:
+                continue
+            surface = " ".join(w for _, w in part).strip(" .,-'")
+            if surface.endswith("'s"):
+                surface = surface[:-2]
+            key = surface.lower()
+            if not key or (key in STOPWORDS and " " not in key):
+                continue
+            kind = "month" if key in MONTHS else "weekday" if key in WEEKDAYS else "name"
+            found.append(Anchor(key, kind, part[0][0], surface, tentative=tentative))
+    for m in _KATAKANA_WORD.finditer(text):
+        found.append(Anchor(m.group(0), "name", m.start(), m.group(0)))
+    for m in _CJK_NAME.finditer(text):
+        found.append(Anchor(m.group(0), "name", m.start(), m.group(0)))
+    if has_cjk(text):
+        for m in _LATIN_IN_CJK.finditer(text):
+            found.append(Anchor(m.group(0).lower(), "name", m.start(), m.group(0)))
+    found.sort(key=lambda a: a.start)
+    return found

@@ -1,0 +1,132 @@
+"""Word lists of the lexical judge: small, general, and kept apart from the logic that uses them."""
+
+from __future__ import annotations
+
+# fmt: off
+STOPWORDS = frozenset(
+    """a an the and or but if then than so of to in on at by for from with without within into onto
+    over under about above below between among through during before after since until upon via per
+    as is are was were be been being am do does did doing done have has had having will would shall
+    should can could may might must it its it's this that these those there here which who whom whose
+    what when where why how all any both each few more most other some such no nor not only own same
+    too very just also again further once i me my we our ours you your yours he him his she her hers
+    they them their theirs itself themselves himself herself ourselves yourself yourselves s t don
+    now up out off down one's oneself whether while though although because however thus hence yet
+    said says say text state states stated mention mentions mentioned according around approximately
+    roughly nearly almost circa about also well its""".split()
+)
+
+# Sentence-initial capitalised words that are not names (beyond the stopwords).
+COMMON_STARTS = frozenset(
+    """however meanwhile today yesterday tomorrow officials researchers scientists experts analysts
+    economists investors critics police doctors authorities residents students teachers workers
+    people company companies government president minister governor chief report reports study
+    studies data results figures sales revenue prices shares profits inflation growth plans
+    earlier later last next first second third new according despite following after before under
+    over during since while when where although though because if as for from by with this that
+    these those there here it they he she we you our their his her its one two three several many
+    most some all both each every other another such overall instead also still then now finally
+    in on at of to and but or yet so nor not no yes an a the""".split()
+)
+
+# Light synonym folding after stemming, so paraphrases meet ("firm" ~ "company"). Antonyms are
+# then checked between the canonical forms.
+SYNONYM_GROUPS = (
+    ("found", "establish", "start", "creat", "launch", "set-up", "founder"),
+    ("company", "firm", "busi", "corpor", "enterpris", "compan"),
+    ("increas", "rise", "rose", "risen", "grow", "grew", "grown", "climb", "jump", "surg", "soar", "boost", "gain"),
+    ("decreas", "fall", "fell", "fallen", "drop", "declin", "shrink", "shrank", "plung", "slump", "reduc", "cut", "lower"),
+    ("buy", "bought", "purchas", "acquir", "takeov"),
+    ("sell", "sold"),
+    ("win", "won", "beat", "defeat"),
+    ("lose", "lost", "los"),
+    ("employe", "staf", "personnel", "headcount", "worker"),
+    ("ceo", "chief-executiv"),
+    ("kill", "dead", "death", "die", "died"),
+    ("help", "assist", "aid"),
+    ("big", "larg", "huge"),
+    ("small", "tiny"),
+    ("begin", "began", "begun", "commenc"),
+    ("end", "finish", "conclud"),
+    ("show", "reveal", "demonstrat", "indicat"),
+    ("car", "vehicl", "automobil"),
+    ("child", "children", "kid"),
+    ("doctor", "physician"),
+    ("use", "utiliz"),
+    ("need", "requir"),
+    ("goal", "target", "objectiv"),
+    ("recommend", "suggest", "advis", "advic"),
+    ("say", "stat", "announc", "report", "tell", "told"),
+    ("price", "cost"),
+    ("shop", "store"),
+    ("rule", "regul", "law"),
+    ("summit", "top", "peak"),
+    ("straight", "consecut", "row"),
+    ("year", "annual"),
+    ("percent", "percentag"),
+    ("track", "monitor", "log"),
+    ("reminder", "remind"),
+    ("publish", "releas"),
+    ("expect", "forecast", "predict", "anticip"),
+    ("lead", "led", "head", "run", "chair"),
+    ("hire", "recruit"),
+)
+SYNONYMS = {word: group[0] for group in SYNONYM_GROUPS for word in group}
+
+ANTONYMS = (
+    ("increas", "decreas"), ("win", "lose"), ("more", "less"), ("more", "fewer"), ("high", "low"),
+    ("higher", "lower"), ("before", "after"), ("approv", "reject"), ("accept", "reject"),
+    ("open", "clos"), ("buy", "sell"), ("profit", "loss"), ("success", "fail"),
+    ("includ", "exclud"), ("allow", "ban"), ("allow", "prohibit"), ("male", "female"),
+    ("largest", "smallest"), ("first", "last"), ("earli", "later"), ("positiv", "negativ"),
+    ("hire", "fire"), ("north", "south"), ("east", "west"), ("strong", "weak"),
+    ("major", "minor"), ("agre", "disagre"), ("support", "oppos"), ("surplus", "deficit"),
+    ("import", "export"), ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
+    ("wors", "better"), ("lowest", "highest"), ("big", "small"), ("begin", "end"),
+    ("legal", "illegal"), ("guilty", "innocent"), ("arriv", "depart"), ("gain", "loss"),
+    ("上昇", "下落"), ("増加", "減少"), ("增加", "减少"), ("上涨", "下跌"), ("上升", "下降"),
+    ("增长", "下降"), ("増え", "減っ"),
+)
+OPPOSITES: dict[str, frozenset[str]] = {}
+for _a, _b in ANTONYMS:
+    OPPOSITES[_a] = OPPOSITES.get(_a, frozenset()) | {_b}
+    OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
+
+QUESTION_WORDS = frozenset(
+    """does do did is are was were has have had can could will would should text document say says
+    state states mention mentions passage source original summary true""".split()
+)
+NEGATIONS = frozenset(
+    """not no never none nobody nothing neither nor cannot can't won't don't doesn't didn't isn't
+    aren't wasn't weren't hasn't haven't hadn't without""".split()
+)
+NEGATION_CJK = ("ない", "なかった", "ません", "ず", "不", "没", "沒", "未", "無", "无", "非")
+
+WORD_NUMBERS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "hundred": 100, "dozen": 12,
+}
+SCALES = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
+    "b": 1e9, "trillion": 1e12, "tn": 1e12, "万": 1e4, "億": 1e8, "亿": 1e8, "千": 1e3, "百万": 1e6,
+}
+MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+}
+WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+SUFFIXES = (
+    "ational", "ization", "fulness", "ousness", "iveness", "ations", "ements", "ement", "ation",
+    "ments", "ment", "ness", "ings", "ing", "ies", "ied", "edly", "ers", "est", "ed", "es", "er",
+    "ly", "s",
+)
+ABBREVIATIONS = frozenset(
+    """mr mrs ms dr prof sr jr st inc ltd co corp vs etc e.g i.e u.s u.k no fig approx est jan feb
+    mar apr jun jul aug sep sept oct nov dec gen col lt sgt rep sen gov pres""".split()
+)
+# Words that join the parts of one name ("Bank of America", "Ludwig van Beethoven").
+NAME_JOINERS = ("of", "de", "del", "la", "van", "von", "der", "da", "&")
+# fmt: on

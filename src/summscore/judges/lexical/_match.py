@@ -1,0 +1,151 @@
+"""Matching a statement against a text: shared words, names (abbreviated, spelled out, in part),
+the passages that cover a statement best, and the fragments a statement falls into."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ._text import Doc, Span, make_span
+
+__all__ = [
+    "abbreviated",
+    "anchor_in_doc",
+    "anchor_in_span",
+    "clip",
+    "contains_phrase",
+    "fragments",
+    "names_match",
+    "pieces",
+    "ranked",
+    "recall",
+    "spelled_out",
+    "split_fragments",
+]
+
+_FRAGMENT_SPLIT = re.compile(r",\s+|;\s*|\s+(?:and|with|while|after|before|as|but)\s+|、|，|；")
+
+
+def recall(span: Span, window: Span) -> float:
+    if not span.token_set:
+        return 0.0
+    return len(span.token_set & window.token_set) / len(span.token_set)
+
+
+def names_match(a: str, b: str) -> bool:
+    """Two name keys denote the same name: equal, or one contains the other as whole words
+    ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~ "university of oxford")."""
+    if a == b:
+        return True
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return contains_phrase(long, short)
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Does ``text`` contain ``phrase`` as whole words (not inside a longer word)?"""
+    if not phrase:
+        return False
+    start = text.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find(phrase, start + 1)
+    return False
+
+
+_JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
+
+
+@lru_cache(maxsize=1024)
+def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
+    letters = acronym.replace(".", "")
+    if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
+        return None
+    return re.compile(r"\b" + _JOINED.join(rf"{ch.upper()}[a-z]+" for ch in letters) + r"\b")
+
+
+def spelled_out(acronym: str, text: str) -> bool:
+    """Does ``text`` spell out ``acronym`` ("FDA": "Food and Drug Administration")?"""
+    pattern = _acronym_pattern(acronym)
+    return pattern is not None and pattern.search(text) is not None
+
+
+def _name_in(key: str, names: frozenset[str], text: str) -> bool:
+    if any(names_match(key, other) for other in names):
+        return True
+    # Names the extractor did not see as names (lower-case in a CJK text, say), by whole phrase.
+    return contains_phrase(text, key)
+
+
+@lru_cache(maxsize=1024)
+def _acronyms(names: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    patterns = (_acronym_pattern(name) for name in names)
+    return tuple(p for p in patterns if p is not None)
+
+
+def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
+    """Is ``key`` part of a name the statement spells out and ``names`` abbreviates ("drug
+    administration" in "US Food and Drug Administration", abbreviated "FDA")?"""
+    for pattern in _acronyms(names):
+        for m in pattern.finditer(statement.text):
+            if set(key.split()) & set(m.group(0).lower().split()):
+                return True
+    return False
+
+
+def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
+    if key in statement.numbers:
+        return key in doc.numbers
+    return (
+        _name_in(key, doc.entities, doc.lowered)
+        or spelled_out(key, doc.text)
+        or abbreviated(key, statement, doc.entities)
+    )
+
+
+def anchor_in_span(key: str, statement: Span, span: Span) -> bool:
+    if key in statement.numbers:
+        return key in span.numbers
+    return (
+        _name_in(key, span.entities, span.text.lower())
+        or spelled_out(key, span.text)
+        or abbreviated(key, statement, span.entities)
+    )
+
+
+def clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def pieces(window: Span) -> list[Span]:
+    """The window cut at commas, semicolons and conjunctions (the window itself if it is one)."""
+    parts = split_fragments(window.text)
+    if len(parts) < 2:
+        return [window]
+    return [make_span(p, common=window.common) for p in parts]
+
+
+def ranked(statement: Span, doc: Doc, top: int = 3) -> list[Span]:
+    """The windows that cover the statement best, the shorter first among equals."""
+    return doc.best_windows(statement.token_set, top)
+
+
+_NAME_AND = re.compile(r"(\b[A-Z][\w'-]*)\s+(and|&)\s+(?=[A-Z])")
+
+
+def split_fragments(text: str) -> list[str]:
+    """Cut at commas, semicolons and conjunctions, but not inside "Food and Drug Administration"."""
+    protected = _NAME_AND.sub(lambda m: f"{m.group(1)}\x00{m.group(2)}\x00", text)
+    return [p.replace("\x00", " ") for p in _FRAGMENT_SPLIT.split(protected) if p.strip()]
+
+
+def fragments(statement: Span) -> list[Span]:
+    parts = split_fragments(statement.text)
+    if len(parts) < 2:
+        return []
+    spans = [make_span(p, common=statement.common) for p in parts]
+    return [s for s in spans if len(s.token_set) >= 3]

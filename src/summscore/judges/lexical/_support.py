@@ -1,0 +1,93 @@
+"""Does a text support a statement? The lexical judge's one central question, asked two ways.
+
+:func:`judge_claim` is strict (alignment verdicts: every number and name of the claim must be in
+the source, and enough of its content in one place); :func:`judge_question` is lenient (coverage:
+does the text hold the gist of what the question asks, its main anchors included). Both first look
+for a contradiction (see :mod:`._conflicts`), the signal a lexical judge can trust most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._conflicts import contradicted
+from ._match import anchor_in_doc, anchor_in_span, ranked, recall
+from ._text import Doc, Span, is_negated
+
+__all__ = ["CONTRADICTED", "SUPPORTED", "UNKNOWN", "Verdict", "judge_claim", "judge_question"]
+
+SUPPORTED, CONTRADICTED, UNKNOWN = "yes", "no", "unknown"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    level: str
+    reason: str | None = None
+
+
+# ---------------------------------------------------------------------------------- verdicts
+
+
+def _verbatim(statement: Span, doc: Doc) -> bool:
+    """The statement is a passage of the text, word for word, and no negation just before it
+    turns it around ("... did not | approve the request")."""
+    needle = statement.text.lower().strip(" .;:,")
+    if len(needle) < 20:
+        return False
+    at = doc.lowered.find(needle)
+    while at != -1:
+        before = doc.lowered[max(0, at - 30) : at]
+        if not is_negated(before.rsplit(".", 1)[-1]):
+            return True
+        at = doc.lowered.find(needle, at + 1)
+    return False
+
+
+def judge_claim(statement: Span, doc: Doc) -> Verdict:
+    """Strict: is every detail of the claim backed by the text?"""
+    if not statement.token_set and not statement.anchors:
+        return Verdict(SUPPORTED)
+    if _verbatim(statement, doc):
+        return Verdict(SUPPORTED)
+    contradiction = contradicted(statement, doc)
+    if contradiction:
+        return Verdict(CONTRADICTED, contradiction)
+    absent = sorted(a for a in statement.anchors if not anchor_in_doc(a, statement, doc))
+    if absent:
+        return Verdict(UNKNOWN, f"the source does not mention {', '.join(absent)}")
+    best = ranked(statement, doc, top=1)[0]
+    best_recall = recall(statement, best)
+    anchored = bool(statement.anchors) and all(
+        anchor_in_span(a, statement, best) for a in statement.anchors
+    )
+    overall = len(statement.token_set & doc.token_set) / max(len(statement.token_set), 1)
+    if best_recall >= (0.34 if anchored else 0.5) or (overall >= 0.85 and best_recall >= 0.4):
+        return Verdict(SUPPORTED)
+    if overall < 0.5:
+        novel = sorted(statement.token_set - doc.token_set)[:4]
+        return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel)}")
+    return Verdict(UNKNOWN, "the source does not support this")
+
+
+def judge_question(statement: Span, doc: Doc) -> Verdict:
+    """Lenient: does the text hold the gist of what the question asks about?"""
+    if not statement.token_set and not statement.anchors:
+        return Verdict(UNKNOWN, "the question asks about nothing checkable")
+    if _verbatim(statement, doc):
+        return Verdict(SUPPORTED)
+    contradiction = contradicted(statement, doc, strict=False)
+    if contradiction:
+        return Verdict(CONTRADICTED, contradiction)
+    best = ranked(statement, doc, top=1)[0]
+    best_recall = recall(statement, best)
+    if statement.anchors:
+        found = [a for a in statement.anchors if anchor_in_doc(a, statement, doc)]
+        share = len(found) / len(statement.anchors)
+        if (share == 1 and best_recall >= 0.3) or (share >= 0.5 and best_recall >= 0.45):
+            return Verdict(SUPPORTED)
+        if share < 0.5:
+            missing = sorted(set(statement.anchors) - set(found))
+            return Verdict(UNKNOWN, f"the text does not mention {', '.join(missing)}")
+    elif best_recall >= 0.5:
+        return Verdict(SUPPORTED)
+    return Verdict(UNKNOWN, "the text does not say this")

@@ -1,0 +1,182 @@
+"""Words of the lexical judge: normalisation, scripts, stemming and content tokens.
+
+Content tokens are light-stemmed, synonym-folded lower-case words for alphabetic scripts, and for
+Chinese and Japanese (no spaces between words) kanji/hanzi bigrams and katakana words, with
+hiragana particles dropped; numbers become their value ("3,000" is "3000").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from ._lexicon import QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
+
+__all__ = [
+    "canon",
+    "content_tokens",
+    "format_number",
+    "has_cjk",
+    "lowercase_words",
+    "normalize",
+    "parse_number",
+    "stem",
+]
+
+_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+_TOKEN = re.compile(
+    r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\u2019\-]*"
+    r"|\d+(?:[.,]\d+)*"
+    f"|[{_CJK}]+"
+)
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_RUN.search(text) is not None
+
+
+_FULLWIDTH = re.compile("[\uff01-\uff5e]")
+
+
+def normalize(text: str) -> str:
+    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"."""
+    if _FULLWIDTH.search(text):
+        text = unicodedata.normalize("NFKC", text)
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
+# ------------------------------------------------------------------------------------ tokens
+
+
+def _script(ch: str) -> str:
+    code = ord(ch)
+    if 0x3040 <= code <= 0x309F:
+        return "hiragana"
+    if 0x30A0 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF:
+        return "katakana"
+    return "han"
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light English stemmer: enough to meet "launches"/"launched"/"launching"."""
+    w = word.lower()
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) <= 4:
+        return w
+    for suffix in SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                break  # "cross", "status", "analysis" are not plurals
+            w = w[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                w += "y"
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiousl":
+        w = w[:-1]  # "stopp" -> "stop"
+    if len(w) > 4 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+# Synonym heads by the listed forms and by their stems ("price" and "pric" for "priced").
+_SYNONYM_HEADS = {**{stem(w): head for w, head in SYNONYMS.items()}, **SYNONYMS}
+
+
+@lru_cache(maxsize=65536)
+def canon(word: str) -> str:
+    """The comparable form of a lower-case word: its synonym group, else its stem."""
+    if word in _SYNONYM_HEADS:
+        return _SYNONYM_HEADS[word]
+    stemmed = stem(word)
+    return _SYNONYM_HEADS.get(stemmed, stemmed)
+
+
+def _cjk_tokens(run: str) -> list[str]:
+    """Bigrams for han runs, whole katakana words; hiragana (particles, endings) dropped."""
+    tokens: list[str] = []
+    i = 0
+    while i < len(run):
+        kind = _script(run[i])
+        j = i
+        while j < len(run) and _script(run[j]) == kind:
+            j += 1
+        part = run[i:j]
+        if kind == "han":
+            if len(part) == 1:
+                tokens.append(part)
+            else:
+                tokens.extend(part[k : k + 2] for k in range(len(part) - 1))
+        elif kind == "katakana" and len(part) >= 2:
+            tokens.append(part)
+        elif kind == "hiragana" and len(part) >= 3:
+            tokens.extend(part[k : k + 2] for k in range(len(part) - 1))
+        i = j
+    return tokens
+
+
+def content_tokens(text: str, *, question: bool = False) -> list[str]:
+    """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
+    out: list[str] = []
+    for piece in _TOKEN.findall(text):
+        first = piece[0]
+        if first.isdigit():
+            value = parse_number(piece)
+            out.append(format_number(value) if value is not None else piece)
+        elif first > "\u3000":
+            out.extend(_cjk_tokens(piece))
+        else:
+            token = _word_token(piece, question)
+            if token:
+                out.append(token)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _word_token(piece: str, question: bool) -> str:
+    """The content token of one word, or "" for a stopword."""
+    lower = piece.lower().strip("-'")
+    if len(lower) < 2 or lower in STOPWORDS or (question and lower in QUESTION_WORDS):
+        return ""
+    return canon(lower)
+
+
+# ---------------------------------------------------------------------------------- numbers
+
+_GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d+)?")
+_DOT_GROUPED = re.compile(r"\d{1,3}(\.\d{3}){2,}")
+_COMMA_THOUSANDS = re.compile(r"\d+,\d{3}")
+
+
+@lru_cache(maxsize=16384)
+def parse_number(raw: str) -> float | None:
+    text = raw
+    if "," in text and _GROUPED.fullmatch(text):
+        text = text.replace(",", "")
+    elif text.count(".") > 1 and _DOT_GROUPED.fullmatch(text):
+        text = text.replace(".", "")  # 1.000.000 (European grouping)
+    elif text.count(",") == 1 and "." not in text and not _COMMA_THOUSANDS.fullmatch(text):
+        text = text.replace(",", ".")  # 3,5 (decimal comma)
+    else:
+        text = text.replace(",", "")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def format_number(value: float) -> str:
+    if value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:.6g}"
+
+
+_LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'\-]+")
+
+
+def lowercase_words(text: str) -> frozenset[str]:
+    """Words ``text`` writes in lower case: evidence that a capitalised form is no name."""
+    return frozenset(_LOWER_WORD.findall(text))
