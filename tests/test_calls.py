@@ -8,6 +8,7 @@ import pytest
 
 from summscore import JudgeError, JudgeOutputError, SummarizationScorer, TransientJudgeError
 from summscore._calls import CallLog, CallPolicy, JudgeCaller
+from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
 from summscore.prompts.replies import AnswersReply
 
@@ -146,3 +147,30 @@ def test_a_judge_error_in_score_many_becomes_that_rows_error() -> None:
     s = SummarizationScorer(llm=judge, prompts="own")
     [result] = s.score_many([("source", "summary")], progress=False)
     assert result.error and "JudgeOutputError" in result.error
+
+
+async def test_a_cut_off_reply_is_asked_again_and_kept_with_a_warning_only_at_the_end() -> None:
+    class CutOff:
+        name = "cut-off"
+        reads_prompts = True
+        calls = 0
+
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            CutOff.calls += 1
+            return JudgeReply(output='{"answers": ["1", "0"')
+
+    async def no_sleep(_: float) -> None:
+        return None
+
+    c = JudgeCaller(CutOff(), CallPolicy(repair_retries=1), sleep=no_sleep)
+    log = CallLog()
+    answers = await c.ask(
+        log,
+        "answers",
+        Rendered("prompt", AnswersReply),
+        AnswersReply,
+        inputs={},
+        field_name="answers",
+    )
+    assert answers == ["1", "0"] and CutOff.calls == 2
+    assert any("cut off" in w for w in log.warnings)

@@ -31,8 +31,11 @@ def test_braces_inside_strings_do_not_confuse_the_scanner() -> None:
     assert extract_json(text) == {"reason": "the text says } and { twice", "x": [1]}
 
 
-def test_a_truncated_reply_is_closed() -> None:
-    assert extract_json('{"answers": ["1", "0", "1"') == {"answers": ["1", "0", "1"]}
+def test_a_truncated_reply_is_read_only_when_allowed() -> None:
+    cut = '{"answers": ["1", "0", "1"'
+    with pytest.raises(JudgeOutputError):
+        extract_json(cut)
+    assert extract_json(cut, allow_truncated=True) == {"answers": ["1", "0", "1"]}
 
 
 @pytest.mark.parametrize("text", ["", "   ", "no json here", "I cannot help with that."])

@@ -118,7 +118,7 @@ class JudgeCaller:
         for attempt in range(attempts):
             reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
             try:
-                parsed = coerce_reply(reply.output, reply_model)
+                parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + _feedback(str(exc))
@@ -157,10 +157,11 @@ class JudgeCaller:
         base = self._prompt(rendered)
         prompt = base
         last_error: JudgeOutputError | None = None
-        for _ in range(1 + self.policy.repair_retries):
+        attempts = 1 + self.policy.repair_retries
+        for attempt in range(attempts):
             reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
             try:
-                return coerce_reply(reply.output, reply_model)
+                return _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + _feedback(str(exc))
@@ -223,6 +224,19 @@ class JudgeCaller:
         log.usage.add(one)
         with self._lock:
             self.total.add(one)
+
+
+def _parse(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: bool) -> M:
+    """Read a reply. A reply cut off mid-JSON is asked again; only on the last attempt is what
+    it holds kept, and then with a warning."""
+    try:
+        return coerce_reply(reply.output, model)
+    except JudgeOutputError:
+        if not last:
+            raise
+        parsed = coerce_reply(reply.output, model, allow_truncated=True)
+        log.warn(f"{task}: the judge's reply was cut off; scored what it held")
+        return parsed
 
 
 def _feedback(problem: str) -> str:

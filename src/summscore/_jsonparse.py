@@ -26,8 +26,12 @@ _TRAILING_COMMA = re.compile(r",\s*([\]}])")
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
 
-def extract_json(text: str) -> Any:
-    """Return the first JSON object or array found in ``text``."""
+def extract_json(text: str, *, allow_truncated: bool = False) -> Any:
+    """Return the first JSON object or array found in ``text``.
+
+    A reply cut off before its JSON closes (the judge ran out of tokens) is read only with
+    ``allow_truncated``: its brackets are closed and what was written is kept.
+    """
     if not isinstance(text, str):
         raise JudgeOutputError(f"expected text from the judge, got {type(text).__name__}")
     cleaned = _THINK.sub("", text).strip().lstrip("\ufeff")
@@ -35,7 +39,7 @@ def extract_json(text: str) -> Any:
         raise JudgeOutputError("the judge returned an empty reply")
     candidates = [cleaned]
     candidates += [m.group(1).strip() for m in _FENCE.finditer(cleaned)]
-    candidates += _balanced_spans(cleaned)
+    candidates += _balanced_spans(cleaned, allow_truncated=allow_truncated)
     for candidate in candidates:
         value = _loads(candidate)
         if value is not _NOTHING and isinstance(value, (dict, list)):
@@ -60,7 +64,7 @@ def _loads(candidate: str) -> Any:
     return value if isinstance(value, (dict, list)) else _NOTHING
 
 
-def _balanced_spans(text: str, limit: int = 8) -> list[str]:
+def _balanced_spans(text: str, limit: int = 8, *, allow_truncated: bool = False) -> list[str]:
     """Substrings that open with { or [ and close at the matching bracket, string-aware."""
     spans: list[str] = []
     start = 0
@@ -72,7 +76,8 @@ def _balanced_spans(text: str, limit: int = 8) -> list[str]:
         end = _match_bracket(text, begin)
         if end is None:
             # Unclosed: the reply was cut off. Offer the tail with closers appended.
-            spans.append(_close_truncated(text[begin:]))
+            if allow_truncated:
+                spans.append(_close_truncated(text[begin:]))
             break
         spans.append(text[begin : end + 1])
         start = begin + 1
@@ -134,7 +139,7 @@ def _close_truncated(fragment: str) -> str:
     return tail + "".join(reversed(stack))
 
 
-def coerce_reply(output: Any, model: type[M]) -> M:
+def coerce_reply(output: Any, model: type[M], *, allow_truncated: bool = False) -> M:
     """Fit a judge's output (model instance, dict, list or text) to ``model``.
 
     A bare list is accepted for a model with one list field; keys are matched case-insensitively.
@@ -143,7 +148,7 @@ def coerce_reply(output: Any, model: type[M]) -> M:
         output = output.model_dump(mode="json")
     elif isinstance(output, (str, bytes)):
         text = output.decode("utf-8", "replace") if isinstance(output, bytes) else output
-        output = extract_json(text)
+        output = extract_json(text, allow_truncated=allow_truncated)
     data = _fit_shape(output, model)
     try:
         return model.model_validate(data)

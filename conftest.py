@@ -1,0 +1,18 @@
+"""Test setup for tests/ and compat/: no network, no telemetry, the compat judge server fixtures."""
+
+from __future__ import annotations
+
+import os
+
+# Set before any framework import: deepeval and ragas phone home otherwise.
+for name, value in {
+    "DEEPEVAL_TELEMETRY_OPT_OUT": "YES",
+    "DEEPEVAL_DISABLE_DOTENV": "1",
+    "RAGAS_DO_NOT_TRACK": "true",
+    "DO_NOT_TRACK": "1",
+    "ERROR_REPORTING": "NO",
+    "HF_HUB_OFFLINE": "1",
+}.items():
+    os.environ.setdefault(name, value)
+
+pytest_plugins = ["compat.pytest_plugin"]
