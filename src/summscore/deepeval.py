@@ -32,11 +32,16 @@ from .scorer import SummarizationScorer
 
 try:
     from deepeval.metrics import BaseMetric
-    from deepeval.metrics.utils import construct_verbose_logs, prepare_measure
+    from deepeval.metrics.utils import construct_verbose_logs
     from deepeval.test_case import LLMTestCase
     from deepeval.utils import prettify_list
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("deepeval", "deepeval", "summscore.deepeval") from exc
+
+try:
+    from deepeval.metrics.utils import prepare_measure
+except ImportError:  # pragma: no cover - deepeval < 4
+    prepare_measure = None  # type: ignore[assignment]
 
 try:
     from deepeval.test_case import SingleTurnParams as _Params
@@ -144,7 +149,7 @@ class SummarizationMetric(BaseMetric):
     ) -> float:
         """Score ``test_case`` (``input`` = source, ``actual_output`` = summary); sets ``score``,
         ``reason``, ``score_breakdown``, ``success``. Works inside a running event loop."""
-        prepare_measure(self, test_case)
+        _prepare(self, test_case)
         with self._indicator(_show_indicator, _in_component, async_mode=False):
             self._apply(run_sync(self._score(test_case)))
         return self._final_score()
@@ -157,7 +162,7 @@ class SummarizationMetric(BaseMetric):
         **_: Any,
     ) -> float:
         """Async :meth:`measure`."""
-        prepare_measure(self, test_case)
+        _prepare(self, test_case)
         with self._indicator(_show_indicator, _in_component, async_mode=True):
             self._apply(await self._score(test_case))
         return self._final_score()
@@ -230,6 +235,17 @@ class SummarizationMetric(BaseMetric):
     @property
     def __name__(self) -> str:
         return "Summarization"
+
+
+def _prepare(metric: SummarizationMetric, test_case: LLMTestCase) -> None:
+    """What deepeval does before measuring: check the test case, zero the cost counters."""
+    if prepare_measure is not None:
+        prepare_measure(metric, test_case)
+        return
+    from deepeval.metrics.utils import check_llm_test_case_params  # pragma: no cover
+
+    check_llm_test_case_params(test_case, metric._required_params, metric)  # pragma: no cover
+    metric.evaluation_cost = 0 if metric.using_native_model else None  # pragma: no cover
 
 
 def _deepeval_judge(model: Any, async_mode: bool) -> Any:

@@ -37,16 +37,26 @@ from .result import SummaryResult
 from .scorer import SummarizationScorer
 
 try:
-    from ragas.dataset_schema import SingleTurnSample
-    from ragas.metrics.base import MetricOutputType, MetricType, MetricWithLLM, SingleTurnMetric
-    from ragas.metrics.result import MetricResult
+    import ragas as _ragas
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("ragas", "ragas", "summscore.ragas") from exc
 
 try:
+    from ragas.dataset_schema import SingleTurnSample
+    from ragas.metrics.base import MetricOutputType, MetricType, MetricWithLLM, SingleTurnMetric
+except ImportError as exc:  # pragma: no cover - ragas older than the single-turn API
+    raise ImportError(
+        f"summscore.ragas needs ragas>=0.2 (single-turn metrics); ragas "
+        f"{getattr(_ragas, '__version__', '?')} is installed. "
+        'Install a supported version with: pip install "summscore[ragas]"'
+    ) from exc
+
+try:
     from ragas.metrics.collections.base import BaseMetric as _CollectionsBaseMetric
+    from ragas.metrics.result import MetricResult
 except ImportError:  # pragma: no cover - ragas without the collections API
     _CollectionsBaseMetric = None  # type: ignore[misc,assignment]
+    MetricResult = object  # type: ignore[misc,assignment]
 
 __all__ = ["SummarizationScore", "SummaryMetricResult", "SummaryScore"]
 

@@ -16,10 +16,17 @@ from ._errors import classify_exception
 from .base import JudgeReply, JudgeRequest
 
 try:
-    from deepeval.metrics.utils import initialize_model, is_native_model
+    from deepeval.metrics.utils import initialize_model
     from deepeval.models import DeepEvalBaseLLM
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("deepeval", "deepeval", "A deepeval model judge") from exc
+
+try:
+    from deepeval.metrics.utils import is_native_model
+except ImportError:  # pragma: no cover - older deepeval: initialize_model says it instead
+
+    def is_native_model(model: Any) -> bool:  # type: ignore[misc]
+        return type(model).__module__.startswith("deepeval.models")
 
 
 __all__ = ["DeepEvalJudge", "is_deepeval_model", "resolve_deepeval_model"]

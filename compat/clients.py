@@ -1,0 +1,50 @@
+"""Real clients pointed at the compat judge server, shared by the parity suites."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+
+from compat.corpus import CASES, Case
+from compat.judge_server import JudgeServer
+
+__all__ = [
+    "ALL",
+    "KEY",
+    "MODEL",
+    "PARITY",
+    "async_client",
+    "deepeval_model",
+    "llm_test_case",
+    "ragas_llm",
+]
+
+KEY = "sk-compat-not-a-real-key"
+MODEL = "gpt-4o-mini"
+PARITY = [c for c in CASES if c.kind != "injection"]
+ALL = list(CASES)
+
+
+def async_client(server: JudgeServer) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=server.url, api_key=KEY, max_retries=0)
+
+
+def ragas_llm(server: JudgeServer) -> Any:
+    """What ``ragas.llms.llm_factory`` gives (an instructor-based LLM over AsyncOpenAI)."""
+    from ragas.llms import llm_factory
+
+    return llm_factory(MODEL, client=async_client(server))
+
+
+def deepeval_model(server: JudgeServer) -> Any:
+    """deepeval's native OpenAI model, pointed at the server."""
+    from deepeval.models import GPTModel
+
+    return GPTModel(model=MODEL, api_key=KEY, base_url=server.url)
+
+
+def llm_test_case(c: Case) -> Any:
+    from deepeval.test_case import LLMTestCase
+
+    return LLMTestCase(input=c.source, actual_output=c.summary)
