@@ -31,10 +31,17 @@ def async_client(server: JudgeServer) -> openai.AsyncOpenAI:
 
 
 def ragas_llm(server: JudgeServer) -> Any:
-    """What ``ragas.llms.llm_factory`` gives (an instructor-based LLM over AsyncOpenAI)."""
+    """What ``ragas.llms.llm_factory`` gives: an instructor-based LLM over AsyncOpenAI (ragas
+    0.3+), or on older ragas the LangChain wrapper its factory made then."""
     from ragas.llms import llm_factory
 
-    return llm_factory(MODEL, client=async_client(server))
+    try:
+        return llm_factory(MODEL, client=async_client(server))
+    except TypeError:  # ragas < 0.3: llm_factory(model, run_config, default_headers, base_url)
+        from langchain_openai import ChatOpenAI
+        from ragas.llms import LangchainLLMWrapper
+
+        return LangchainLLMWrapper(ChatOpenAI(model=MODEL, base_url=server.url, api_key=KEY))
 
 
 def deepeval_model(server: JudgeServer) -> Any:

@@ -30,8 +30,17 @@ RAGAS = ("0.2.6", "0.2.15", "0.3.0", "0.3.5", "0.3.9", "0.4.0", "0.4.3")
 DEEPEVAL = ("3.0.0", "3.3.0", "3.6.0", "3.9.9", "4.0.0", "4.2.0", "4.3.1")
 EXTRA_PINS = {"ragas": ["langchain-community<0.4"], "deepeval": []}
 SUITES = {
-    "ragas": ["compat/test_parity_ragas.py", "tests/test_ragas_face.py", "tests/test_judges.py"],
-    "deepeval": ["compat/test_parity_deepeval.py", "tests/test_deepeval_face.py", "tests/test_judges.py"],
+    "ragas": [
+        "compat/test_parity_ragas.py",
+        "tests/test_ragas_collections_face.py",
+        "tests/test_ragas_legacy_face.py",
+        "tests/test_judges.py",
+    ],
+    "deepeval": [
+        "compat/test_parity_deepeval.py",
+        "tests/test_deepeval_face.py",
+        "tests/test_judges.py",
+    ],
 }
 
 
@@ -57,7 +66,9 @@ def _run(cmd: list[str], log: Path, timeout: float) -> int:
         out.write(f"$ {' '.join(cmd)}\n")
         out.flush()
         try:
-            return subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout).returncode
+            return subprocess.run(
+                cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout
+            ).returncode
         except subprocess.TimeoutExpired:
             out.write(f"timed out after {timeout:.0f}s\n")
             return 124

@@ -58,6 +58,16 @@ def ragas_instructor_llm(oracle: Oracle) -> Any:
     return OracleInstructorLLM()
 
 
+def ragas_llm(oracle: Oracle) -> Any:
+    """The kind of LLM the installed ragas makes: instructor-based where it has them (0.3+),
+    else a legacy BaseRagasLLM."""
+    try:
+        from ragas.llms.base import InstructorBaseRagasLLM  # noqa: F401
+    except ImportError:
+        return ragas_legacy_llm(oracle)
+    return ragas_instructor_llm(oracle)
+
+
 def ragas_legacy_llm(oracle: Oracle) -> Any:
     """A legacy ``BaseRagasLLM`` (the interface of ``LangchainLLMWrapper``) answering in text."""
     from langchain_core.outputs import Generation, LLMResult

@@ -107,11 +107,11 @@ def test_a_langchain_model_answering_in_content_blocks_is_read() -> None:
 @pytest.mark.upstream
 def test_ragas_instructor_and_legacy_llms_are_judges_with_upstream_prompts() -> None:
     pytest.importorskip("ragas")
-    from .framework_fakes import Oracle, ragas_instructor_llm, ragas_legacy_llm
+    from .framework_fakes import Oracle, ragas_legacy_llm, ragas_llm
 
     c = case("vaccine-faithful")
     scores = []
-    for make in (ragas_instructor_llm, ragas_legacy_llm):
+    for make in (ragas_llm, ragas_legacy_llm):
         oracle = Oracle()
         scorer = SummarizationScorer(llm=make(oracle), preset="ragas")
         result = scorer.score(list(c.contexts), c.summary)
@@ -198,3 +198,34 @@ def test_judge_errors_name_the_backend_exception_not_the_key(
         scorer.score("text", "summary")
     assert "very-secret-value-123" not in str(raised.value)
     assert "PermissionError" in str(raised.value)
+
+
+def test_a_framework_that_is_installed_but_broken_is_told_apart_from_a_missing_one() -> None:
+    from summscore.errors import MissingExtraError
+
+    missing = MissingExtraError(
+        "ragas", "ragas", "X", ModuleNotFoundError("no ragas", name="ragas")
+    )
+    assert "which is not installed" in str(missing)
+    broken = MissingExtraError(
+        "ragas", "ragas", "X", ModuleNotFoundError("No module named 'PIL'", name="PIL")
+    )
+    assert "installed but does not import" in str(broken) and "PIL" in str(broken)
+
+
+@pytest.mark.upstream
+def test_auto_prompts_fall_back_to_own_prompts_when_upstream_does_not_import(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("ragas")
+    import summscore.prompts.ragas_upstream as upstream
+    from summscore.prompts import load_prompt_set
+
+    def broken() -> None:
+        raise ImportError("No module named 'PIL'")
+
+    monkeypatch.setattr(upstream, "UpstreamRagasPrompts", broken)
+    with pytest.warns(RuntimeWarning, match="could not be loaded"):
+        assert load_prompt_set("ragas", "auto").name == "summscore-v1"
+    with pytest.raises(ImportError):
+        load_prompt_set("ragas", "upstream")

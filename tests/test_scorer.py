@@ -296,7 +296,7 @@ def test_five_summaries_of_one_source_cost_two_plus_five_calls() -> None:
     assert len(judge.requests) == 7
     assert [r.usage.judge_calls for r in results] == [3, 1, 1, 1, 1]
     assert [r.usage.reused_calls for r in results] == [0, 2, 2, 2, 2]
-    assert s.usage.judge_calls == 7
+    assert s.usage.judge_calls == 7 and s.usage.reused_calls == 8
 
 
 async def test_concurrent_summaries_of_one_source_share_one_source_computation() -> None:

@@ -209,6 +209,11 @@ class JudgeCaller:
         ceiling = min(policy.max_backoff, policy.backoff * (2 ** (state.attempt_number - 1)))
         return random.uniform(ceiling / 2, ceiling) if ceiling > 0 else 0.0
 
+    def count_reused(self, calls: int) -> None:
+        """Record judge calls saved by the source cache in the scorer's running usage."""
+        with self._lock:
+            self.total.reused_calls += calls
+
     def _count_retry(self, log: CallLog) -> None:
         log.usage.retries += 1
         with self._lock:

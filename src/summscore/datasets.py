@@ -121,7 +121,7 @@ def _parquet_records(path: Path) -> Iterator[tuple[int, Mapping[str, Any] | str]
     try:
         import pyarrow.parquet as pq
     except ImportError as exc:
-        raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files") from exc
+        raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files", exc) from exc
     number = 0
     for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
         for record in batch.to_pylist():

@@ -36,7 +36,7 @@ try:
     from deepeval.test_case import LLMTestCase
     from deepeval.utils import prettify_list
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("deepeval", "deepeval", "summscore.deepeval") from exc
+    raise MissingExtraError("deepeval", "deepeval", "summscore.deepeval", exc) from exc
 
 try:
     from deepeval.metrics.utils import prepare_measure

@@ -39,12 +39,31 @@ class JudgeOutputError(JudgeError):
 
 
 class MissingExtraError(ImportError):
-    """An optional framework is needed for this feature and is not installed."""
+    """An optional framework is needed for this feature and is not installed (or does not
+    import)."""
 
-    def __init__(self, package: str, extra: str, feature: str) -> None:
-        super().__init__(
-            f"{feature} needs the '{package}' package, which is not installed. "
-            f'Install it with: pip install "summscore[{extra}]"'
-        )
+    def __init__(
+        self, package: str, extra: str, feature: str, cause: ImportError | None = None
+    ) -> None:
+        missing = cause is None or _is_missing(package, cause)
+        if missing:
+            message = (
+                f"{feature} needs the '{package}' package, which is not installed. "
+                f'Install it with: pip install "summscore[{extra}]"'
+            )
+        else:
+            message = (
+                f"{feature} needs the '{package}' package, which is installed but does not import "
+                f"({type(cause).__name__}: {cause}). Reinstall a supported version with: "
+                f'pip install --force-reinstall "summscore[{extra}]"'
+            )
+        super().__init__(message)
         self.package = package
         self.extra = extra
+
+
+def _is_missing(package: str, cause: ImportError) -> bool:
+    """Is ``cause`` the package itself being absent (not something it imports failing)?"""
+    name = getattr(cause, "name", None) or ""
+    top = package.split("[")[0].split(">")[0].split("=")[0].strip().replace("-", "_")
+    return name == top or name.startswith(top + ".") or name.split(".")[0] == top

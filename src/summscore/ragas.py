@@ -39,7 +39,7 @@ from .scorer import SummarizationScorer
 try:
     import ragas as _ragas
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("ragas", "ragas", "summscore.ragas") from exc
+    raise MissingExtraError("ragas", "ragas", "summscore.ragas", exc) from exc
 
 try:
     from ragas.dataset_schema import SingleTurnSample

@@ -194,6 +194,7 @@ class SummarizationScorer:
         work, reused = await self._cache.get_or_compute(key, prepare)
         if reused:
             log.usage.reused_calls += work.calls
+            self._caller.count_reused(work.calls)
         for warning in work.warnings:
             log.warn(warning)
         fields_out = await self._preset.judge_summary(

@@ -19,7 +19,7 @@ try:
     from deepeval.metrics.utils import initialize_model
     from deepeval.models import DeepEvalBaseLLM
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("deepeval", "deepeval", "A deepeval model judge") from exc
+    raise MissingExtraError("deepeval", "deepeval", "A deepeval model judge", exc) from exc
 
 try:
     from deepeval.metrics.utils import is_native_model

@@ -11,7 +11,7 @@ from .base import JudgeReply, JudgeRequest
 try:
     from langchain_core.messages import HumanMessage, SystemMessage
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("langchain-core", "langchain", "A LangChain judge") from exc
+    raise MissingExtraError("langchain-core", "langchain", "A LangChain judge", exc) from exc
 
 __all__ = ["LangChainJudge"]
 

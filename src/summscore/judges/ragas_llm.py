@@ -21,7 +21,7 @@ try:
     from langchain_core.prompt_values import StringPromptValue
     from ragas.llms.base import BaseRagasLLM, InstructorBaseRagasLLM
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("ragas", "ragas", "A ragas LLM judge") from exc
+    raise MissingExtraError("ragas", "ragas", "A ragas LLM judge", exc) from exc
 
 __all__ = ["RagasJudge", "is_ragas_llm"]
 

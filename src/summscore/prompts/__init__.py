@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from typing import Any, Literal
 
 from ..errors import MissingExtraError
@@ -47,23 +48,38 @@ def check_prompt_choice(preset: str, choice: str) -> None:
 
 
 def load_prompt_set(preset: str, choice: str) -> Any:
-    """Return the prompt set the preset should use under ``choice``."""
+    """Return the prompt set the preset should use under ``choice``.
+
+    Under "auto", an upstream package that is installed but does not import (a broken or
+    incompatible install) falls back to summscore's own prompts with a warning; under
+    "upstream" it raises.
+    """
     package = _UPSTREAM_PACKAGE.get(preset)
     use_upstream = choice == "upstream" or (
         choice == "auto" and package is not None and _installed(package)
     )
-    if preset == "ragas":
-        if use_upstream:
+    if preset == "mastra":
+        return OwnMastraPrompts()
+    if preset not in ("ragas", "deepeval"):
+        raise ValueError(f"unknown preset {preset!r}")
+    own = OwnRagasPrompts() if preset == "ragas" else OwnDeepEvalPrompts()
+    if not use_upstream:
+        return own
+    try:
+        if preset == "ragas":
             from .ragas_upstream import UpstreamRagasPrompts
 
             return UpstreamRagasPrompts()
-        return OwnRagasPrompts()
-    if preset == "deepeval":
-        if use_upstream:
-            from .deepeval_upstream import UpstreamDeepEvalPrompts
+        from .deepeval_upstream import UpstreamDeepEvalPrompts
 
-            return UpstreamDeepEvalPrompts()
-        return OwnDeepEvalPrompts()
-    if preset == "mastra":
-        return OwnMastraPrompts()
-    raise ValueError(f"unknown preset {preset!r}")
+        return UpstreamDeepEvalPrompts()
+    except ImportError as exc:
+        if choice == "upstream":
+            raise
+        warnings.warn(
+            f"{package} is installed but its prompts could not be loaded ({exc}); the {preset} "
+            f"preset uses summscore's own prompts (prompt_set {own.name!r})",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return own

@@ -44,7 +44,7 @@ class UpstreamDeepEvalPrompts:
             from deepeval.metrics.summarization import schema as summ_schema
         except ImportError as exc:
             raise MissingExtraError(
-                "deepeval", "deepeval", "The deepeval upstream prompt set"
+                "deepeval", "deepeval", "The deepeval upstream prompt set", exc
             ) from exc
         self._faith: Any = faith_schema
         self._summ: Any = summ_schema

@@ -25,7 +25,7 @@ class UpstreamRagasPrompts:
         try:
             import ragas
         except ImportError as exc:
-            raise MissingExtraError("ragas", "ragas", "The ragas upstream prompt set") from exc
+            raise MissingExtraError("ragas", "ragas", "The ragas upstream prompt set", exc) from exc
         version = getattr(ragas, "__version__", "unknown")
         try:
             from ragas.metrics.collections.summary_score import util

@@ -34,12 +34,12 @@ _DIGITS = re.compile(r"(?<![A-Za-z0-9.])\d+(?:[,.]\d+)*")
 _CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
 _AFTER_NUMBER = re.compile(
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmb](?![a-z])|万|億|亿|千))?"
-    r"\s?(?P<pct>%|percent|per cent|％|パーセント)?",
+    r"\s?(?P<pct>%|percent\b|per cent\b|％|パーセント)?",
     re.IGNORECASE,
 )
 _WORD_NUMBER = re.compile(
     r"\b(" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b"
-    r"(?:[\s-]+(thousand|million|billion|trillion))?(\s?(?:%|percent|per cent))?",
+    r"(?:[\s-]+(thousand|million|billion|trillion))?(\s?(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
 )
 _CURRENCY_WORDS = re.compile(

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 from ._text import Doc, Span, make_span
+from ._words import stem
 
 __all__ = [
     "abbreviated",
@@ -33,12 +34,25 @@ def recall(span: Span, window: Span) -> float:
 
 
 def names_match(a: str, b: str) -> bool:
-    """Two name keys denote the same name: equal, or one contains the other as whole words
-    ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~ "university of oxford")."""
+    """Two name keys denote the same name: equal, or one contains the other as whole words,
+    compared by stem ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~
+    "university of oxford", "socialists" ~ "socialist party")."""
     if a == b:
         return True
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return contains_phrase(long, short)
+    if contains_phrase(long, short):
+        return True
+    return _stems_within(_stems(short), _stems(long))
+
+
+@lru_cache(maxsize=16384)
+def _stems(name: str) -> tuple[str, ...]:
+    return tuple(stem(word) for word in name.split())
+
+
+def _stems_within(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    n = len(short)
+    return 0 < n <= len(long) and any(long[i : i + n] == short for i in range(len(long) - n + 1))
 
 
 def contains_phrase(text: str, phrase: str) -> bool:

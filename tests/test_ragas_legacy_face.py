@@ -1,0 +1,136 @@
+"""summscore.ragas.SummarizationScore: the legacy single-turn metric in ragas.evaluate(), against
+ragas's own legacy metric."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pytest
+
+pytest.importorskip("ragas")
+
+from compat.corpus import CASES, case
+from ragas import EvaluationDataset, evaluate
+from ragas.dataset_schema import SingleTurnSample
+from ragas.metrics._summarization import SummarizationScore as UpstreamLegacy
+
+from summscore import SummarizationScorer
+from summscore.judges import LexicalJudge
+from summscore.ragas import SummarizationScore
+
+from .framework_fakes import Oracle, ragas_legacy_llm, ragas_llm
+
+pytestmark = pytest.mark.upstream
+
+PARITY_CASES = [c for c in CASES if c.kind != "injection"]
+
+
+# ------------------------------------------------------------------ legacy SummarizationScore
+
+
+def _dataset(cases: list, column: str = "reference_contexts") -> EvaluationDataset:
+    return EvaluationDataset(
+        samples=[SingleTurnSample(**{column: list(c.contexts)}, response=c.summary) for c in cases]
+    )
+
+
+def test_legacy_metric_matches_upstream_in_one_evaluate_run() -> None:
+    ours = SummarizationScore()
+    theirs = UpstreamLegacy()
+    theirs.name = "upstream_summary_score"
+    oracle = Oracle()
+    result = evaluate(
+        _dataset(PARITY_CASES),
+        metrics=[ours, theirs],
+        llm=ragas_llm(oracle),
+        show_progress=False,
+        raise_exceptions=True,
+    )
+    frame = result.to_pandas()
+    assert list(frame["summary_score"]) == list(frame["upstream_summary_score"])
+    assert frame["summary_score"].notna().all()
+    assert ours.llm is None  # evaluate() gave its llm back
+
+
+def test_legacy_metric_takes_a_legacy_wrapper_llm_from_evaluate() -> None:
+    cases = PARITY_CASES[:3]
+    frame = evaluate(
+        _dataset(cases),
+        metrics=[SummarizationScore()],
+        llm=ragas_legacy_llm(Oracle()),
+        show_progress=False,
+        raise_exceptions=True,
+    ).to_pandas()
+    direct = [
+        SummarizationScorer(llm=ragas_llm(Oracle()), preset="ragas")
+        .score(list(c.contexts), c.summary)
+        .score
+        for c in cases
+    ]
+    assert list(frame["summary_score"]) == direct
+
+
+def test_legacy_failed_row_is_nan_when_exceptions_are_not_raised() -> None:
+    def no_answers_for_rates(task: str, inputs: dict) -> dict | None:
+        if task == "answers" and "4.5%" in inputs.get("text", ""):
+            return {"answers": []}
+        return None
+
+    cases = [case("news-fitness"), case("news-rates"), case("news-tesla-faithful")]
+    frame = evaluate(
+        _dataset(cases),
+        metrics=[SummarizationScore(llm=ragas_llm(Oracle(no_answers_for_rates)))],
+        show_progress=False,
+        raise_exceptions=False,
+    ).to_pandas()
+    scores = list(frame["summary_score"])
+    assert math.isnan(scores[1])
+    assert not math.isnan(scores[0]) and not math.isnan(scores[2])
+
+
+async def test_retrieved_contexts_are_scored_with_one_warning() -> None:
+    metric = SummarizationScore(llm=LexicalJudge())
+    c = case("news-fitness")
+    sample = SingleTurnSample(retrieved_contexts=list(c.contexts), response=c.summary)
+    with pytest.warns(UserWarning, match="retrieved_contexts instead") as caught:
+        first = await metric.single_turn_ascore(sample)
+        second = await metric.single_turn_ascore(sample)
+    assert len([w for w in caught if "retrieved_contexts" in str(w.message)]) == 1
+    expected = SummarizationScorer(llm=LexicalJudge()).score(list(c.contexts), c.summary).score
+    assert first == second == expected
+    assert metric.required_columns["SINGLE_TURN"] == {"reference_contexts", "response"}
+
+
+async def test_legacy_without_length_penalty_returns_qa_where_upstream_halves_it() -> None:
+    c = case("vaccine-faithful")
+    sample = SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary)
+    ours = await SummarizationScore(
+        llm=ragas_llm(Oracle()), length_penalty=False
+    ).single_turn_ascore(sample)
+    theirs = await UpstreamLegacy(llm=ragas_llm(Oracle()), length_penalty=False).single_turn_ascore(
+        sample
+    )
+    assert theirs == pytest.approx(ours * 0.5)
+
+
+def test_legacy_metric_without_any_judge_says_how_to_give_one() -> None:
+    metric = SummarizationScore()
+    sample = SingleTurnSample(reference_contexts=["text"], response="sum")
+    with pytest.raises(ValueError, match="no judge"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        metric.single_turn_score(sample)
+
+
+def test_legacy_metric_with_a_shared_scorer_keeps_evaluate_from_replacing_its_judge() -> None:
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="ragas")
+    metric = SummarizationScore(scorer=scorer)
+    frame = evaluate(
+        _dataset([case("news-fitness")]),
+        metrics=[metric],
+        llm=ragas_llm(Oracle()),
+        show_progress=False,
+        raise_exceptions=True,
+    ).to_pandas()
+    c = case("news-fitness")
+    assert frame["summary_score"][0] == scorer.score(list(c.contexts), c.summary).score
