@@ -240,3 +240,45 @@ def test_untrusted_text_is_escaped_in_the_report(tmp_path: Path) -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "<b>1</b>" not in page
     assert '<mark class="bad"' in page  # the wrong year is highlighted as unsupported
+
+
+def test_an_openai_compatible_judge_through_base_url(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    judge_server: object,
+) -> None:
+    key = "sk-compat-cli-secret-0000"
+    monkeypatch.setenv("COMPAT_JUDGE_KEY", key)
+    out, report = tmp_path / "out.csv", tmp_path / "report.html"
+    code = main(
+        [
+            "score",
+            str(NEWS),
+            "--judge",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+            "--base-url",
+            judge_server.url,
+            "--api-key-env",
+            "COMPAT_JUDGE_KEY",  # type: ignore[attr-defined]
+            "--preset",
+            "deepeval",
+            "--max-concurrency",
+            "4",
+            "--out",
+            str(out),
+            "--report",
+            str(report),
+            "--no-progress",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 0, err
+    with out.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == len(_jsonl(NEWS)) and all(r["error"] == "" for r in rows)
+    assert "input /" in err and "judge calls" in err  # tokens reported by the server are counted
+    for text in (out.read_text(encoding="utf-8"), report.read_text(encoding="utf-8"), err):
+        assert key not in text

@@ -1,0 +1,144 @@
+"""The compat judge server itself: the OpenAI wire format, deterministic answers, the faults."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from compat.corpus import case
+from compat.judge_server import JudgeServer
+from summscore.prompts.own import OwnDeepEvalPrompts, OwnRagasPrompts
+
+
+def _post(server: JudgeServer, body: dict[str, Any], timeout: float = 10) -> httpx.Response:
+    return httpx.post(f"{server.url}/chat/completions", json=body, timeout=timeout)
+
+
+def _ask(server: JudgeServer, prompt: str, **extra: Any) -> dict[str, Any]:
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": prompt}], **extra}
+    response = _post(server, body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_models_are_listed(judge_server: JudgeServer) -> None:
+    data = httpx.get(f"{judge_server.url}/models").json()
+    assert "gpt-4o-mini" in {m["id"] for m in data["data"]}
+
+
+def test_answers_are_read_off_the_prompt_and_usage_is_reported(judge_server: JudgeServer) -> None:
+    c = case("news-rates-wrong-number")
+    prompt = OwnDeepEvalPrompts().verdicts([c.summary], [c.source]).text
+    reply = _ask(judge_server, prompt, response_format={"type": "json_object"})
+    verdicts = json.loads(reply["choices"][0]["message"]["content"])["verdicts"]
+    assert verdicts[0]["verdict"] == "no" and "5.5%" in verdicts[0]["reason"]
+    assert reply["usage"]["prompt_tokens"] > 0 and reply["usage"]["completion_tokens"] > 0
+    assert judge_server.stats.tasks["verdicts"] >= 1
+
+
+def test_the_same_prompt_gets_the_same_answer(judge_server: JudgeServer) -> None:
+    prompt = OwnRagasPrompts().keyphrases(case("science-crispr").source).text
+    first = _ask(judge_server, prompt)["choices"][0]["message"]["content"]
+    second = _ask(judge_server, prompt)["choices"][0]["message"]["content"]
+    assert first == second and "University of Oslo" in first
+
+
+def test_an_unrecognised_prompt_gets_an_answer_shaped_by_the_schema(
+    judge_server: JudgeServer,
+) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "label": {"type": "string"},
+            "score": {"type": "number"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["label", "score", "tags"],
+    }
+    reply = _ask(
+        judge_server,
+        "Rate this poem.",
+        response_format={
+            "type": "json_schema",
+            "json_schema": {"name": "Rating", "schema": schema},
+        },
+    )
+    data = json.loads(reply["choices"][0]["message"]["content"])
+    assert set(data) == {"label", "score", "tags"} and isinstance(data["tags"], list)
+    assert judge_server.stats.tasks["?"] == 1
+
+
+def test_a_forced_tool_call_carries_the_answer(judge_server: JudgeServer) -> None:
+    tool = {"type": "function", "function": {"name": "Answers", "parameters": {"type": "object"}}}
+    prompt = (
+        OwnRagasPrompts().answers("The cat sat on the mat.", ["Did the cat sit on the mat?"]).text
+    )
+    reply = _ask(
+        judge_server,
+        prompt,
+        tools=[tool],
+        tool_choice={"type": "function", "function": {"name": "Answers"}},
+    )
+    call = reply["choices"][0]["message"]["tool_calls"][0]
+    assert call["function"]["name"] == "Answers"
+    assert json.loads(call["function"]["arguments"]) == {"answers": ["1"]}
+
+
+def test_beyond_its_concurrency_limit_it_answers_429_with_retry_after(
+    make_judge_server: Callable[..., JudgeServer],
+) -> None:
+    import concurrent.futures
+
+    server = make_judge_server(max_concurrency=1, latency=0.2, retry_after=0.5)
+    body = {"model": "m", "messages": [{"role": "user", "content": "hello"}]}
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        responses = list(pool.map(lambda _: _post(server, body), range(4)))
+    limited = [r for r in responses if r.status_code == 429]
+    assert limited and all(r.headers["retry-after"] == "0.5" for r in limited)
+    assert server.stats.peak_concurrency == 1
+
+
+@pytest.mark.parametrize(
+    ("fault", "check"),
+    [
+        ("error_rate", lambda r: r.status_code == 500),
+        ("malformed_rate", lambda r: _not_json(r.json()["choices"][0]["message"]["content"])),
+        ("wrap_rate", lambda r: "```json" in r.json()["choices"][0]["message"]["content"]),
+    ],
+)
+def test_faults_are_injected_at_their_rate(
+    make_judge_server: Callable[..., JudgeServer],
+    fault: str,
+    check: Callable[[httpx.Response], bool],
+) -> None:
+    server = make_judge_server(**{fault: 1.0})
+    prompt = OwnRagasPrompts().answers("The cat sat.", ["Did the cat sit?", "Was it a dog?"]).text
+    response = _post(server, {"model": "m", "messages": [{"role": "user", "content": prompt}]})
+    assert check(response)
+
+
+def test_a_short_list_drops_an_item_and_a_hung_request_hangs(
+    make_judge_server: Callable[..., JudgeServer],
+) -> None:
+    server = make_judge_server(short_list_rate=1.0)
+    prompt = OwnRagasPrompts().answers("The cat sat.", ["Did the cat sit?", "Was it a dog?"]).text
+    reply = _ask(server, prompt)
+    assert len(json.loads(reply["choices"][0]["message"]["content"])["answers"]) == 1
+    hung = make_judge_server(hang_rate=1.0, hang_seconds=2)
+    start = time.perf_counter()
+    with pytest.raises(httpx.ReadTimeout):
+        _post(hung, {"model": "m", "messages": [{"role": "user", "content": "hi"}]}, timeout=0.3)
+    assert time.perf_counter() - start < 1.5
+
+
+def _not_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return True
+    return False
