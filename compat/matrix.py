@@ -98,6 +98,14 @@ def check(framework: str, version: str, keep: bool) -> Outcome:
             capture_output=True, text=True, cwd=ROOT,
         )  # fmt: skip
         outcome.installed = shown.stdout.strip() or "?"
+        imported = subprocess.run(
+            [str(python), "-c", f"import {framework}"], capture_output=True, text=True, cwd=ROOT
+        )
+        if imported.returncode != 0:
+            last = (imported.stderr.strip().splitlines() or ["?"])[-1]
+            outcome.note = f"`import {framework}` fails: {last}"
+            outcome.errors = 1
+            return outcome
         test = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *SUITES[framework]]
         code = _run(test, log, 1800)
         tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
@@ -121,7 +129,7 @@ def table(outcomes: list[Outcome]) -> str:
         "| --- | --- | --- | ---: | ---: | ---: | --- |",
     ]
     for o in outcomes:
-        result = "pass" if o.ok else ("not installable" if not o.installed else "FAIL")
+        result = "pass" if o.ok else ("not installable" if not o.installed else "fail")
         lines.append(
             f"| {o.framework} | {o.version} | {result} | {o.passed} | {o.failed + o.errors} "
             f"| {o.skipped} | {o.note} |"

@@ -54,7 +54,7 @@ class MissingExtraError(ImportError):
         else:
             message = (
                 f"{feature} needs the '{package}' package, which is installed but does not import "
-                f"({type(cause).__name__}: {cause}). Reinstall a supported version with: "
+                f"as needed ({type(cause).__name__}: {cause}). Install a supported version with: "
                 f'pip install --force-reinstall "summscore[{extra}]"'
             )
         super().__init__(message)
@@ -63,7 +63,10 @@ class MissingExtraError(ImportError):
 
 
 def _is_missing(package: str, cause: ImportError) -> bool:
-    """Is ``cause`` the package itself being absent (not something it imports failing)?"""
+    """Is ``cause`` the package itself being absent (not a dependency of it failing, nor a name
+    this version of it lacks)?"""
+    if not isinstance(cause, ModuleNotFoundError):
+        return False  # "cannot import name X from pkg": installed, but another version
     name = getattr(cause, "name", None) or ""
     top = package.split("[")[0].split(">")[0].split("=")[0].strip().replace("-", "_")
-    return name == top or name.startswith(top + ".") or name.split(".")[0] == top
+    return name.split(".")[0] == top

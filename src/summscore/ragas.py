@@ -43,13 +43,18 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 try:
     from ragas.dataset_schema import SingleTurnSample
-    from ragas.metrics.base import MetricOutputType, MetricType, MetricWithLLM, SingleTurnMetric
-except ImportError as exc:  # pragma: no cover - ragas older than the single-turn API
+    from ragas.metrics.base import MetricType, MetricWithLLM, SingleTurnMetric
+except ImportError as exc:  # pragma: no cover - ragas without the single-turn API
     raise ImportError(
-        f"summscore.ragas needs ragas>=0.2 (single-turn metrics); ragas "
+        f"summscore.ragas needs ragas with single-turn metrics (0.2 or later); ragas "
         f"{getattr(_ragas, '__version__', '?')} is installed. "
         'Install a supported version with: pip install "summscore[ragas]"'
     ) from exc
+
+try:
+    from ragas.metrics.base import MetricOutputType
+except ImportError:  # pragma: no cover - ragas < 0.2.7 has no output types
+    MetricOutputType = None  # type: ignore[assignment,misc]
 
 try:
     from ragas.metrics.collections.base import BaseMetric as _CollectionsBaseMetric
@@ -209,7 +214,7 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
             }
         }
     )
-    output_type: MetricOutputType | None = MetricOutputType.CONTINUOUS
+    output_type: Any = MetricOutputType.CONTINUOUS if MetricOutputType is not None else None
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -19,9 +19,17 @@ from .base import JudgeReply, JudgeRequest
 
 try:
     from langchain_core.prompt_values import StringPromptValue
-    from ragas.llms.base import BaseRagasLLM, InstructorBaseRagasLLM
+    from ragas.llms.base import BaseRagasLLM
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("ragas", "ragas", "A ragas LLM judge", exc) from exc
+
+try:
+    from ragas.llms.base import InstructorBaseRagasLLM
+except ImportError:  # pragma: no cover - ragas < 0.3 has only the legacy LLMs
+
+    class InstructorBaseRagasLLM:  # type: ignore[no-redef]
+        """Stands in for the instructor-based base class older ragas lacks (never matched)."""
+
 
 __all__ = ["RagasJudge", "is_ragas_llm"]
 

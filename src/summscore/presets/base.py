@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from .._calls import CallLog, JudgeCaller
 from ..prompts.base import Rendered
+from ..prompts.replies import AnswersReply, ClaimsReply, QuestionsReply, VerdictItem, VerdictsReply
 
 __all__ = ["Context", "Options", "Preset", "SourceWork", "check_number"]
 
@@ -91,6 +92,63 @@ class Context:
         self, task: str, rendered: Rendered, reply_model: type[M], *, inputs: Mapping[str, Any]
     ) -> M:
         return await self.caller.ask_text(self.log, task, rendered, reply_model, inputs=inputs)
+
+    # The judge steps more than one preset takes, each asked the same way everywhere.
+
+    async def yes_no_questions(self, text: str, n: int) -> list[str]:
+        """``n`` closed questions the source answers (deepeval and mastra coverage)."""
+        return await self.ask(
+            "questions",
+            self.prompts.questions(text, n),
+            QuestionsReply,
+            "questions",
+            inputs={"text": text, "n": n},
+        )
+
+    async def answers(
+        self, text: str, questions: Sequence[str], vocabulary: tuple[str, str]
+    ) -> list[str]:
+        """One answer per question, each from ``vocabulary`` (yes, no), judged on ``text``."""
+        if not questions:
+            return []
+        answers = await self.ask(
+            "answers",
+            self.prompts.answers(text, questions),
+            AnswersReply,
+            "answers",
+            inputs={"text": text, "questions": list(questions), "vocabulary": vocabulary},
+            expect_len=len(questions),
+            what="questions",
+        )
+        return answers[: len(questions)]
+
+    async def claim_verdicts(
+        self,
+        summary: str,
+        evidence: str,
+        vocabulary: tuple[str, str, str],
+        *,
+        prompt_for: Callable[[list[str]], Rendered],
+    ) -> tuple[list[str], list[VerdictItem]]:
+        """The summary's claims, then one verdict per claim against ``evidence``.
+
+        ``prompt_for(claims)`` renders the verdicts prompt (it needs the claims first).
+        """
+        claims = await self.ask(
+            "claims", self.prompts.claims(summary), ClaimsReply, "claims", inputs={"text": summary}
+        )
+        if not claims:
+            return claims, []
+        verdicts = await self.ask(
+            "verdicts",
+            prompt_for(claims),
+            VerdictsReply,
+            "verdicts",
+            inputs={"claims": claims, "evidence": evidence, "vocabulary": vocabulary},
+            expect_len=len(claims),
+            what="claims",
+        )
+        return claims, verdicts[: len(claims)]
 
 
 class Preset(ABC):

@@ -17,13 +17,8 @@ from typing import Any
 
 from ..formulas import deepeval_alignment_score, deepeval_coverage_score, deepeval_normalize_verdict
 from ..prompts.replies import (
-    AnswersReply,
-    ClaimsReply,
-    QuestionsReply,
     ReasonReply,
     TruthsReply,
-    VerdictItem,
-    VerdictsReply,
 )
 from ..result import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
@@ -90,31 +85,16 @@ class DeepEvalPreset(Preset):
             )
 
         async def questions_and_answers() -> tuple[list[str], list[str]]:
-            if questions is not None:
-                asked = list(questions)
-            else:
-                asked = await ctx.ask(
-                    "questions",
-                    ctx.prompts.questions(text, opts.n),
-                    QuestionsReply,
-                    "questions",
-                    inputs={"text": text, "n": opts.n},
-                )
+            asked = (
+                list(questions)
+                if questions is not None
+                else await ctx.yes_no_questions(text, opts.n)
+            )
             if not asked:
                 ctx.log.warn(
                     "questions: the judge generated no assessment questions; coverage is 0"
                 )
-                return asked, []
-            answers = await ctx.ask(
-                "answers",
-                ctx.prompts.answers(text, asked),
-                AnswersReply,
-                "answers",
-                inputs={"text": text, "questions": asked, "vocabulary": YES_NO},
-                expect_len=len(asked),
-                what="questions",
-            )
-            return asked, answers
+            return asked, await ctx.answers(text, asked, YES_NO)
 
         found_truths, (asked, answers) = await asyncio.gather(truths(), questions_and_answers())
         return DeepEvalSource(truths=found_truths, questions=asked, source_answers=answers)
@@ -124,45 +104,15 @@ class DeepEvalPreset(Preset):
     ) -> dict[str, Any]:
         opts = self.options
 
-        async def alignment_verdicts() -> tuple[list[str], list[VerdictItem]]:
-            claims = await ctx.ask(
-                "claims",
-                ctx.prompts.claims(summary),
-                ClaimsReply,
-                "claims",
-                inputs={"text": summary},
-            )
-            if not claims:
-                return claims, []
-            verdicts = await ctx.ask(
-                "verdicts",
-                ctx.prompts.verdicts(claims, work.truths),
-                VerdictsReply,
-                "verdicts",
-                inputs={
-                    "claims": claims,
-                    "evidence": "\n\n".join(work.truths),
-                    "vocabulary": VERDICTS,
-                },
-                expect_len=len(claims),
-                what="claims",
-            )
-            return claims, verdicts[: len(claims)]
-
-        async def summary_answers() -> list[str]:
-            if not work.questions:
-                return []
-            return await ctx.ask(
-                "answers",
-                ctx.prompts.answers(summary, work.questions),
-                AnswersReply,
-                "answers",
-                inputs={"text": summary, "questions": work.questions, "vocabulary": YES_NO},
-                expect_len=len(work.questions),
-                what="questions",
-            )
-
-        (claims, verdicts), answers = await asyncio.gather(alignment_verdicts(), summary_answers())
+        evidence = "\n\n".join(work.truths)
+        claimed = ctx.claim_verdicts(
+            summary,
+            evidence,
+            VERDICTS,
+            prompt_for=lambda claims: ctx.prompts.verdicts(claims, work.truths),
+        )
+        summary_answers = ctx.answers(summary, work.questions, YES_NO)
+        (claims, verdicts), answers = await asyncio.gather(claimed, summary_answers)
         normalized = [deepeval_normalize_verdict(v.verdict) for v in verdicts]
         threshold = opts.effective_threshold
         alignment = deepeval_alignment_score(

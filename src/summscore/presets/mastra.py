@@ -15,12 +15,7 @@ from typing import Any
 
 from ..formulas import mastra_component_score
 from ..prompts.replies import (
-    AnswersReply,
-    ClaimsReply,
-    QuestionsReply,
     ReasonReply,
-    VerdictItem,
-    VerdictsReply,
 )
 from ..result import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
@@ -64,13 +59,7 @@ class MastraPreset(Preset):
     ) -> MastraSource:
         if questions is not None:
             return MastraSource(questions=list(questions))
-        asked = await ctx.ask(
-            "questions",
-            ctx.prompts.questions(text, self.options.n),
-            QuestionsReply,
-            "questions",
-            inputs={"text": text, "n": self.options.n},
-        )
+        asked = await ctx.yes_no_questions(text, self.options.n)
         return MastraSource(questions=asked)
 
     async def judge_summary(
@@ -78,42 +67,11 @@ class MastraPreset(Preset):
     ) -> dict[str, Any]:
         opts = self.options
 
-        async def alignment_verdicts() -> tuple[list[str], list[VerdictItem]]:
-            claims = await ctx.ask(
-                "claims",
-                ctx.prompts.claims(summary),
-                ClaimsReply,
-                "claims",
-                inputs={"text": summary},
-            )
-            if not claims:
-                return claims, []
-            verdicts = await ctx.ask(
-                "verdicts",
-                ctx.prompts.verdicts(claims, text),
-                VerdictsReply,
-                "verdicts",
-                inputs={"claims": claims, "evidence": text, "vocabulary": VERDICTS},
-                expect_len=len(claims),
-                what="claims",
-            )
-            return claims, verdicts[: len(claims)]
-
-        async def coverage_answers() -> list[str]:
-            if not work.questions:
-                return []
-            answers = await ctx.ask(
-                "answers",
-                ctx.prompts.answers(summary, work.questions),
-                AnswersReply,
-                "answers",
-                inputs={"text": summary, "questions": work.questions, "vocabulary": ("yes", "no")},
-                expect_len=len(work.questions),
-                what="questions",
-            )
-            return answers[: len(work.questions)]
-
-        (claims, verdicts), answers = await asyncio.gather(alignment_verdicts(), coverage_answers())
+        claimed = ctx.claim_verdicts(
+            summary, text, VERDICTS, prompt_for=lambda claims: ctx.prompts.verdicts(claims, text)
+        )
+        coverage_answers = ctx.answers(summary, work.questions, ("yes", "no"))
+        (claims, verdicts), answers = await asyncio.gather(claimed, coverage_answers)
         alignment = mastra_component_score([v.verdict for v in verdicts], scale=opts.scale)
         coverage = mastra_component_score(answers, scale=opts.scale)
         score = min(alignment, coverage)

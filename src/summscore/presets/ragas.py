@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..formulas import ragas_conciseness_score, ragas_final_score, ragas_qa_score
-from ..prompts.replies import AnswersReply, KeyphrasesReply, QuestionsReply
+from ..prompts.replies import KeyphrasesReply, QuestionsReply
 from ..result import QuestionAnswer
 from .base import Context, Options, Preset, SourceWork
 
@@ -84,15 +84,7 @@ class RagasPreset(Preset):
                 "the judge generated no questions from the source "
                 f"({len(work.keyphrases)} keyphrases), so the QA score is undefined"
             )
-        answers = await ctx.ask(
-            "answers",
-            ctx.prompts.answers(summary, work.questions),
-            AnswersReply,
-            "answers",
-            inputs={"text": summary, "questions": work.questions, "vocabulary": ("1", "0")},
-            expect_len=len(work.questions),
-            what="questions",
-        )
+        answers = await ctx.answers(summary, work.questions, ("1", "0"))
         judged = answers[: len(work.questions)]
         if not judged:
             return fields | _failed(

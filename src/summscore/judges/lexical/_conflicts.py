@@ -19,7 +19,7 @@ from ._match import (
     clip,
     contains_phrase,
     fragments,
-    names_match,
+    matches_any,
     pieces,
     ranked,
     recall,
@@ -66,7 +66,7 @@ def _rival_names(statement: Span, window: Span, missing: list[str] | None = None
         e
         for e in window.entities
         if window.kinds.get(e, "name") in kinds
-        and not any(names_match(e, mine) for mine in statement.entities)
+        and not matches_any(e, statement.entities)
         and not contains_phrase(statement.text.lower(), e)
         and not spelled_out(e, statement.text)
         and not any(spelled_out(mine, window.text) for mine in statement.entities)

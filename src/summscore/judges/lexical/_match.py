@@ -16,6 +16,7 @@ __all__ = [
     "clip",
     "contains_phrase",
     "fragments",
+    "matches_any",
     "names_match",
     "pieces",
     "ranked",
@@ -87,8 +88,15 @@ def spelled_out(acronym: str, text: str) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
+@lru_cache(maxsize=65536)
+def matches_any(key: str, names: frozenset[str]) -> bool:
+    """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
+    the same question many times)"""
+    return any(names_match(key, other) for other in names)
+
+
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:
-    if any(names_match(key, other) for other in names):
+    if matches_any(key, names):
         return True
     # Names the extractor did not see as names (lower-case in a CJK text, say), by whole phrase.
     return contains_phrase(text, key)
