@@ -26,6 +26,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 
 from ._jsonparse import coerce_reply
 from ._redact import redact
+from ._replycache import ReplyCache
 from .errors import JudgeOutputError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
 from .prompts.base import Rendered
@@ -87,9 +88,11 @@ class JudgeCaller:
         policy: CallPolicy,
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        cache: ReplyCache | None = None,
     ) -> None:
         self.judge = judge
         self.policy = policy
+        self.cache = cache
         self._sleep = sleep
         self.total = Usage()
         self._lock = threading.Lock()
@@ -172,6 +175,19 @@ class JudgeCaller:
         return rendered.text if self.judge.reads_prompts else ""
 
     async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
+        key = None
+        if self.cache is not None:
+            key = ReplyCache.key(self.judge.name, request, self.judge.reads_prompts)
+            cached = self.cache.get(key)
+            if cached is not None:
+                self._count_cached(log, cached)
+                return cached
+        reply = await self._send_to_judge(log, request)
+        if self.cache is not None and key is not None:
+            self.cache.put(key, reply)
+        return reply
+
+    async def _send_to_judge(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
         policy = self.policy
         retrying = AsyncRetrying(
             stop=stop_after_attempt(policy.max_retries + 1),
@@ -218,6 +234,11 @@ class JudgeCaller:
         log.usage.retries += 1
         with self._lock:
             self.total.retries += 1
+
+    def _count_cached(self, log: CallLog, reply: JudgeReply) -> None:
+        log.usage.cached_calls += 1
+        with self._lock:
+            self.total.cached_calls += 1
 
     def _count(self, log: CallLog, reply: JudgeReply) -> None:
         one = Usage(

@@ -202,6 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=int, metavar="N", help="score only the first N rows, e.g. --limit 20"
     )
     io.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="keep judge replies in DIR: a re-run asks the judge nothing it asked before "
+        "(for deterministic judges), e.g. --cache ~/.cache/summscore",
+    )
+    io.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr, e.g. in CI logs"
     )
     return parser
@@ -249,6 +255,8 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
         value = getattr(args, name)
         if value is not None:
             options[name] = value
+    if args.cache:
+        options["reply_cache"] = args.cache
     model = args.model if args.judge == "openai" else None
     try:
         return SummarizationScorer(
@@ -381,6 +389,8 @@ def _print_summary(
     spend = f"{usage.judge_calls} judge calls"
     if usage.reused_calls:
         spend += f" ({usage.reused_calls} saved by the source cache)"
+    if usage.cached_calls:
+        spend += f", {usage.cached_calls} replies from the reply cache"
     if usage.input_tokens is not None:
         spend += f", {usage.input_tokens} input / {usage.output_tokens} output tokens"
     if usage.cost is not None:

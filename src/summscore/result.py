@@ -21,7 +21,9 @@ class Usage(BaseModel):
 
     ``input_tokens``, ``output_tokens`` and ``cost`` are None when the backend does not report them.
     ``reused_calls`` counts judge calls this result did not have to make because the source-side
-    work (keyphrases, questions, truths, the source's answers) was already in the scorer's cache.
+    work (keyphrases, questions, truths, the source's answers) was already in the scorer's cache;
+    ``cached_calls`` counts replies read from the persistent reply cache instead of the judge
+    (their tokens and cost are not counted again).
     """
 
     model_config = ConfigDict(validate_assignment=False)
@@ -32,12 +34,14 @@ class Usage(BaseModel):
     output_tokens: int | None = None
     cost: float | None = None
     reused_calls: int = 0
+    cached_calls: int = 0
 
     def add(self, other: Usage) -> None:
         """Accumulate ``other`` into this object in place."""
         self.judge_calls += other.judge_calls
         self.retries += other.retries
         self.reused_calls += other.reused_calls
+        self.cached_calls += other.cached_calls
         self.input_tokens = _plus(self.input_tokens, other.input_tokens)
         self.output_tokens = _plus(self.output_tokens, other.output_tokens)
         self.cost = _plus(self.cost, other.cost)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -20,6 +21,7 @@ from ._inputs import (
     check_summary,
 )
 from ._redact import redact
+from ._replycache import ReplyCache, default_cache_dir
 from ._runner import run_sync
 from .judges import Judge, resolve_judge
 from .presets import Context, Preset, SourceWork, make_preset
@@ -37,6 +39,7 @@ _COMMON = {
     "repair_retries": 1,
     "prompts": "auto",
     "source_cache_size": 512,
+    "reply_cache": None,
 }
 _JUDGE_OPTIONS = (
     "temperature",
@@ -64,7 +67,9 @@ class SummarizationScorer:
             ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
             exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
             call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
-            ``prompts`` ("auto", "upstream" or "own"), ``source_cache_size`` (default 512), and for
+            ``prompts`` ("auto", "upstream" or "own"), ``source_cache_size`` (default 512),
+            ``reply_cache`` (a directory, or True for ``~/.cache/summscore``: judge replies are
+            kept on disk and a re-run asks the judge nothing it asked before), and for
             an OpenAI client ``temperature``, ``max_tokens``, ``response_format``,
             ``cost_per_input_token``, ``cost_per_output_token``.
     """
@@ -101,7 +106,9 @@ class SummarizationScorer:
             judge_options.setdefault("timeout", self._policy.timeout)
         self.llm = llm
         self.judge: Judge = resolve_judge(llm, model, **judge_options)
-        self._caller = JudgeCaller(self.judge, self._policy)
+        self._caller = JudgeCaller(
+            self.judge, self._policy, cache=_reply_cache(common["reply_cache"])
+        )
         self._cache: SourceCache[SourceWork] = SourceCache(common["source_cache_size"])
         self._prompts: Any = None
         self._prompts_lock = threading.Lock()
@@ -331,6 +338,19 @@ class SummarizationScorer:
             threshold=self.threshold,
             error=redact(f"{type(exc).__name__}: {message}"),
         )
+
+
+def _reply_cache(option: Any) -> ReplyCache | None:
+    """``reply_cache``: None/False (off), True (the default directory), or a directory."""
+    if option is None or option is False:
+        return None
+    if option is True:
+        return ReplyCache(default_cache_dir())
+    if isinstance(option, (str, os.PathLike)):
+        return ReplyCache(option)
+    raise TypeError(
+        f"reply_cache must be True, False, None or a directory, got {type(option).__name__}"
+    )
 
 
 def _is_openai_client(llm: Any) -> bool:

@@ -1,0 +1,133 @@
+"""A persistent cache of judge replies, so that re-running an evaluation costs nothing.
+
+Replies are stored in one SQLite file, keyed by a hash of everything that decides the reply: the
+judge's name (backend and model), the task, the prompt and the output schema asked for. Only the
+reply and its token counts are stored, never a credential. Reading is safe across threads and
+processes; a damaged or unwritable cache is reported once and then bypassed, never fatal.
+
+Cache only judges that answer the same prompt the same way (temperature 0): a cached reply is
+returned as it was first given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from .judges.base import JudgeReply, JudgeRequest
+
+__all__ = ["ReplyCache", "default_cache_dir"]
+
+_SCHEMA_VERSION = 1
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/summscore`` or ``~/.cache/summscore``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "summscore"
+
+
+class ReplyCache:
+    """Judge replies in ``<directory>/replies.sqlite``."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.path = Path(directory).expanduser() / "replies.sqlite"
+        self._lock = threading.Lock()
+        self._broken = False
+        self.hits = 0
+        self.misses = 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS replies "
+                "(key TEXT PRIMARY KEY, reply TEXT NOT NULL, created REAL NOT NULL)"
+            )
+            self._db.commit()
+        except (OSError, sqlite3.Error) as exc:
+            raise ValueError(f"reply_cache: cannot use {self.path}: {exc}") from None
+
+    @staticmethod
+    def key(judge_name: str, request: JudgeRequest, reads_prompts: bool) -> str:
+        """Everything that decides the reply, hashed."""
+        asked: Any = request.prompt if reads_prompts else dict(request.inputs)
+        payload = {
+            "v": _SCHEMA_VERSION,
+            "judge": judge_name,
+            "task": request.task,
+            "asked": asked,
+            "schema": request.schema.model_json_schema(),
+        }
+        encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> JudgeReply | None:
+        if self._broken:
+            return None
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+            return None
+        if row is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        data = json.loads(row[0])
+        return JudgeReply(
+            output=data["output"],
+            input_tokens=data.get("input_tokens"),
+            output_tokens=data.get("output_tokens"),
+            cost=data.get("cost"),
+        )
+
+    def put(self, key: str, reply: JudgeReply) -> None:
+        if self._broken:
+            return
+        output = reply.output
+        if isinstance(output, BaseModel):
+            output = output.model_dump(mode="json")
+        record = {
+            "output": output,
+            "input_tokens": reply.input_tokens,
+            "output_tokens": reply.output_tokens,
+            "cost": reply.cost,
+        }
+        try:
+            encoded = json.dumps(record, ensure_ascii=False, default=str)
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO replies (key, reply, created) VALUES (?, ?, ?)",
+                    (key, encoded, time.time()),
+                )
+                self._db.commit()
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            self._give_up(exc)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM replies")
+            self._db.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+
+    def _give_up(self, exc: Exception) -> None:
+        self._broken = True
+        warnings.warn(
+            f"the reply cache {self.path} failed ({exc}); scoring goes on without it",
+            RuntimeWarning,
+            stacklevel=3,
+        )

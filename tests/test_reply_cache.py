@@ -1,0 +1,104 @@
+"""The persistent reply cache: a re-run asks the judge nothing it asked before."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import openai
+import pytest
+from compat.corpus import case
+from compat.judge_server import JudgeServer
+
+from summscore import SummarizationScorer
+from summscore.cli import main
+
+from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, ragas_script
+
+
+def test_a_rerun_with_the_same_cache_asks_the_judge_nothing(tmp_path: Path) -> None:
+    first_judge = ScriptedJudge(ragas_script(8, 7))
+    first = SummarizationScorer(llm=first_judge, prompts="own", reply_cache=tmp_path)
+    before = first.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert len(first_judge.requests) == 3 and before.usage.cached_calls == 0
+
+    second_judge = ScriptedJudge(ragas_script(8, 7))
+    second = SummarizationScorer(llm=second_judge, prompts="own", reply_cache=tmp_path)
+    after = second.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert second_judge.requests == []
+    assert after.score == before.score == 0.6423387096775146
+    assert (after.usage.judge_calls, after.usage.cached_calls) == (0, 3)
+    assert second.usage.cached_calls == 3
+
+
+def test_another_judge_or_another_prompt_is_another_entry(tmp_path: Path) -> None:
+    a = ScriptedJudge(ragas_script(), name="judge-a")
+    SummarizationScorer(llm=a, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "one")
+    b = ScriptedJudge(ragas_script(), name="judge-b")
+    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "one")
+    assert len(b.requests) == 3  # another model: nothing reused
+    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "two")
+    assert len(b.requests) == 4  # same source, new summary: only its answers are asked
+
+
+def test_the_cache_holds_no_credentials(tmp_path: Path, judge_server: JudgeServer) -> None:
+    key = "sk-cache-test-secret-1234567890"
+    client = openai.AsyncOpenAI(base_url=judge_server.url, api_key=key)
+    c = case("news-rates")
+    SummarizationScorer(
+        llm=client, model="gpt-4o-mini", preset="deepeval", reply_cache=tmp_path
+    ).score(c.source, c.summary)
+    raw = (tmp_path / "replies.sqlite").read_bytes()
+    assert key.encode() not in raw
+    with sqlite3.connect(tmp_path / "replies.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM replies").fetchone()[0] == 7
+
+
+def test_a_damaged_cache_is_reported_and_bypassed(tmp_path: Path) -> None:
+    judge = ScriptedJudge(ragas_script())
+    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    scorer._caller.cache._db.close()  # type: ignore[union-attr]  # as if the file went away
+    with pytest.warns(RuntimeWarning, match="scoring goes on without it"):
+        result = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert result.ok and len(judge.requests) == 3
+
+
+def test_bad_cache_options_are_named(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="reply_cache"):
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=42)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ValueError, match="reply_cache: cannot use"):
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=blocker)
+
+
+def test_the_cli_cache_option(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    judge_server: JudgeServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    news = Path(__file__).resolve().parent.parent / "examples" / "news.jsonl"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-compat")
+    args = [
+        "score",
+        str(news),
+        "--judge",
+        "openai",
+        "--model",
+        "gpt-4o-mini",
+        "--base-url",
+        judge_server.url,
+        "--cache",
+        str(tmp_path / "cache"),
+        "--out",
+        str(tmp_path / "o.jsonl"),
+        "--no-progress",
+        "--limit",
+        "3",
+    ]
+    assert main(args) == 0
+    first = judge_server.stats.requests
+    assert main(args) == 0
+    assert judge_server.stats.requests == first
+    assert "replies from the reply cache" in capsys.readouterr().err
