@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import openai
+import openai._base_client
 import pytest
 
 from summscore import JudgeError, SummarizationScorer
@@ -16,6 +16,9 @@ from summscore.judges.base import JudgeRequest
 from summscore.prompts.replies import AnswersReply
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
+
+# The HTTP library the installed openai is built on: httpx (openai 1.x, 2.x) or httpx2 (3.x).
+httpx = getattr(openai._base_client, "httpx", None) or openai._base_client.httpx2
 
 API_KEY = "sk-test-0123456789abcdefghij"
 
