@@ -16,6 +16,7 @@ __all__ = [
     "PARITY",
     "async_client",
     "deepeval_model",
+    "legacy_ragas_llm",
     "llm_test_case",
     "ragas_llm",
 ]
@@ -42,6 +43,23 @@ def ragas_llm(server: JudgeServer) -> Any:
         from ragas.llms import LangchainLLMWrapper
 
         return LangchainLLMWrapper(ChatOpenAI(model=MODEL, base_url=server.url, api_key=KEY))
+
+
+def ragas_version() -> tuple[int, ...]:
+    import ragas
+
+    return tuple(int(part) for part in ragas.__version__.split(".")[:2] if part.isdigit())
+
+
+def legacy_ragas_llm(server: JudgeServer) -> Any:
+    """An LLM ragas's legacy metrics accept in evaluate(): llm_factory's from ragas 0.4 on,
+    the LangChain wrapper before (older legacy prompts do not know instructor LLMs)."""
+    if ragas_version() >= (0, 4):
+        return ragas_llm(server)
+    from langchain_openai import ChatOpenAI
+    from ragas.llms import LangchainLLMWrapper
+
+    return LangchainLLMWrapper(ChatOpenAI(model=MODEL, base_url=server.url, api_key=KEY))
 
 
 def deepeval_model(server: JudgeServer) -> Any:

@@ -13,7 +13,7 @@ pytest.importorskip("ragas")
 from ragas import EvaluationDataset, evaluate
 from ragas.dataset_schema import SingleTurnSample
 
-from compat.clients import ALL, PARITY, ragas_llm
+from compat.clients import ALL, PARITY, legacy_ragas_llm, ragas_llm
 from compat.judge_server import JudgeServer
 from summscore import ragas
 
@@ -55,7 +55,7 @@ def test_legacy_metric_matches_upstream_in_one_evaluate_run(server: JudgeServer)
     frame = evaluate(
         dataset,
         metrics=[ragas.SummarizationScore(), theirs],
-        llm=ragas_llm(server),
+        llm=legacy_ragas_llm(server),
         show_progress=False,
         raise_exceptions=True,
     ).to_pandas()
@@ -72,7 +72,7 @@ def test_ours_scores_every_row_inside_ragas_evaluate(server: JudgeServer) -> Non
     frame = evaluate(
         dataset,
         metrics=[ragas.SummarizationScore()],
-        llm=ragas_llm(server),
+        llm=legacy_ragas_llm(server),
         show_progress=False,
         raise_exceptions=False,
     ).to_pandas()

@@ -68,6 +68,15 @@ def ragas_llm(oracle: Oracle) -> Any:
     return ragas_instructor_llm(oracle)
 
 
+def ragas_metric_llm(oracle: Oracle) -> Any:
+    """An LLM ragas's own legacy metrics accept: instructor-based from ragas 0.4 on (their
+    prompts call it), the legacy interface before."""
+    import ragas
+
+    major_minor = tuple(int(p) for p in ragas.__version__.split(".")[:2] if p.isdigit())
+    return ragas_llm(oracle) if major_minor >= (0, 4) else ragas_legacy_llm(oracle)
+
+
 def ragas_legacy_llm(oracle: Oracle) -> Any:
     """A legacy ``BaseRagasLLM`` (the interface of ``LangchainLLMWrapper``) answering in text."""
     from langchain_core.outputs import Generation, LLMResult

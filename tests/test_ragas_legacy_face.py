@@ -19,7 +19,7 @@ from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
 from summscore.ragas import SummarizationScore
 
-from .framework_fakes import Oracle, ragas_legacy_llm, ragas_llm
+from .framework_fakes import Oracle, ragas_legacy_llm, ragas_llm, ragas_metric_llm
 
 pytestmark = pytest.mark.upstream
 
@@ -43,7 +43,7 @@ def test_legacy_metric_matches_upstream_in_one_evaluate_run() -> None:
     result = evaluate(
         _dataset(PARITY_CASES),
         metrics=[ours, theirs],
-        llm=ragas_llm(oracle),
+        llm=ragas_metric_llm(oracle),
         show_progress=False,
         raise_exceptions=True,
     )
@@ -106,11 +106,11 @@ async def test_legacy_without_length_penalty_returns_qa_where_upstream_halves_it
     c = case("vaccine-faithful")
     sample = SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary)
     ours = await SummarizationScore(
-        llm=ragas_llm(Oracle()), length_penalty=False
+        llm=ragas_metric_llm(Oracle()), length_penalty=False
     ).single_turn_ascore(sample)
-    theirs = await UpstreamLegacy(llm=ragas_llm(Oracle()), length_penalty=False).single_turn_ascore(
-        sample
-    )
+    theirs = await UpstreamLegacy(
+        llm=ragas_metric_llm(Oracle()), length_penalty=False
+    ).single_turn_ascore(sample)
     assert theirs == pytest.approx(ours * 0.5)
 
 
