@@ -15,7 +15,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ._anchors import names, quantities
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
@@ -114,7 +114,8 @@ class Span:
     """A sentence or statement with everything the judge compares.
 
     ``positions`` maps each anchor key to the word indexes where it starts, and ``words`` are the
-    lower-cased words (CJK characters one by one), for checks of order and proximity.
+    lower-cased words (CJK characters one by one), for checks of order and proximity. Both are
+    worked out on first use: most spans are only ever compared by their tokens.
     """
 
     text: str
@@ -124,16 +125,39 @@ class Span:
     kinds: dict[str, str]
     entities: frozenset[str]
     negated: bool
-    words: tuple[str, ...] = ()
-    positions: dict[str, tuple[int, ...]] = field(default_factory=dict)
     common: frozenset[str] = field(default=frozenset(), repr=False)
     units: dict[str, str] = field(default_factory=dict)
     tentative: frozenset[str] = frozenset()
     surfaces: tuple[tuple[str, str], ...] = ()  # (key, as written) in order of appearance
+    starts: tuple[tuple[str, int], ...] = ()  # (anchor key, character offset)
+    joined: tuple[tuple[str, ...], dict[str, tuple[int, ...]]] | None = field(
+        default=None, repr=False
+    )  # words and positions of a window made of two spans
 
     @property
     def anchors(self) -> frozenset[str]:
         return self.numbers | self.entities
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        if self.joined is not None:
+            return self.joined[0]
+        lowered = self.text.lower()
+        if len(lowered) == len(self.text):  # lower-casing kept every offset: one C-level pass
+            return tuple(_POSITION_WORD.findall(lowered))
+        return tuple(m.group(0).lower() for m in _POSITION_WORD.finditer(self.text))
+
+    @cached_property
+    def positions(self) -> dict[str, tuple[int, ...]]:
+        anchors = self.anchors
+        if self.joined is not None:
+            return {k: v for k, v in self.joined[1].items() if k in anchors}
+        starts = [m.start() for m in _POSITION_WORD.finditer(self.text)]
+        found: dict[str, list[int]] = {}
+        for key, offset in self.starts:
+            if key in anchors:
+                found.setdefault(key, []).append(max(bisect.bisect_right(starts, offset) - 1, 0))
+        return {k: tuple(v) for k, v in found.items()}
 
 
 def make_span(text: str, *, question: bool = False, common: frozenset[str] = frozenset()) -> Span:
@@ -153,7 +177,6 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
             span,
             entities=span.entities - dropped,
             kinds={k: v for k, v in span.kinds.items() if k not in dropped},
-            positions={k: v for k, v in span.positions.items() if k not in dropped},
             tentative=span.tentative - dropped,
             surfaces=tuple(item for item in span.surfaces if item[0] not in dropped),
         )
@@ -166,17 +189,6 @@ def _make_span(text: str, question: bool) -> Span:
     tokens = tuple(content_tokens(text, question=question))
     numbers = quantities(text)
     entities = names(text)
-    word_matches = list(_POSITION_WORD.finditer(text))
-    starts = [m.start() for m in word_matches]
-    lowered = text.lower()
-    if len(lowered) == len(text):  # lower-casing kept every offset: one C-level pass
-        words = tuple(_POSITION_WORD.findall(lowered))
-    else:
-        words = tuple(m.group(0).lower() for m in word_matches)
-    positions: dict[str, list[int]] = {}
-    for anchor in itertools.chain(numbers, entities):
-        index = max(bisect.bisect_right(starts, anchor.start) - 1, 0)
-        positions.setdefault(anchor.key, []).append(index)
     return Span(
         text=text,
         tokens=tokens,
@@ -185,14 +197,13 @@ def _make_span(text: str, question: bool) -> Span:
         kinds={a.key: a.kind for a in itertools.chain(entities, numbers)},
         entities=frozenset(a.key for a in entities),
         negated=is_negated(text),
-        words=words,
-        positions={k: tuple(v) for k, v in positions.items()},
         units={a.key: a.unit for a in numbers if a.unit},
         tentative=frozenset(a.key for a in entities if a.tentative),
         surfaces=tuple(
             (a.key, a.surface)
             for a in sorted(itertools.chain(numbers, entities), key=lambda a: a.start)
         ),
+        starts=tuple((a.key, a.start) for a in itertools.chain(numbers, entities)),
     )
 
 
@@ -272,11 +283,10 @@ def _join(a: Span, b: Span) -> Span:
         kinds={**b.kinds, **a.kinds},
         entities=a.entities | b.entities,
         negated=a.negated or b.negated,
-        words=(*a.words, "|", *b.words),  # "|": the sentence boundary
-        positions=positions,
         common=a.common,
         units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
+        joined=((*a.words, "|", *b.words), positions),  # "|": the sentence boundary
     )
 
 
