@@ -64,9 +64,13 @@ def legacy_ragas_llm(server: JudgeServer) -> Any:
 
 def deepeval_model(server: JudgeServer) -> Any:
     """deepeval's native OpenAI model, pointed at the server."""
+    import inspect
+
     from deepeval.models import GPTModel
 
-    return GPTModel(model=MODEL, api_key=KEY, base_url=server.url)
+    accepted = inspect.signature(GPTModel.__init__).parameters
+    key = {"api_key": KEY} if "api_key" in accepted else {"_openai_api_key": KEY}
+    return GPTModel(model=MODEL, base_url=server.url, **key)
 
 
 def llm_test_case(c: Case) -> Any:

@@ -151,11 +151,9 @@ def _deepeval(prompt: str) -> Recognised | None:
         head, listed = _after_example(prompt).rsplit("\n\nSummary Claims:\n", 1)
         original = head.split("\nOriginal Text:\n", 1)[1]
         claims = ast.literal_eval(listed.rsplit("\n\nJSON:", 1)[0])
-        inputs = {
-            "claims": list(claims),
-            "evidence": original,
-            "vocabulary": ("yes", "no", "borderline"),
-        }
+        # Older deepeval asked for 'idk' where it now asks for 'borderline'.
+        unsure = "borderline" if "borderline" in prompt else "idk"
+        inputs = {"claims": list(claims), "evidence": original, "vocabulary": ("yes", "no", unsure)}
         return Recognised("verdicts", inputs, "deepeval")
     if "Your task is to explain the quality of this summarization task" in prompt:
         score = float(re.search(r"Summarization Score:\n([\d.]+)", prompt).group(1))  # type: ignore[union-attr]

@@ -66,13 +66,9 @@ class DeepEvalJudge:
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         try:
             if self.async_mode:
-                result = await self.model.a_generate_with_schema(
-                    request.prompt, schema=request.schema
-                )
+                result = await self._agenerate(request)
             else:
-                result = await asyncio.to_thread(
-                    self.model.generate_with_schema, request.prompt, schema=request.schema
-                )
+                result = await asyncio.to_thread(self._generate, request)
         except Exception as exc:
             raise classify_exception(exc) from None
         cost = None
@@ -85,6 +81,27 @@ class DeepEvalJudge:
             output_tokens=getattr(cost, "output_tokens", None),
             cost=float(value) if isinstance(value, (int, float)) else None,
         )
+
+    # deepeval >= 3.x gives every model generate_with_schema(); before, metrics called
+    # generate(prompt, schema=...) and fell back to generate(prompt) for models without schemas.
+
+    async def _agenerate(self, request: JudgeRequest) -> Any:
+        method = getattr(self.model, "a_generate_with_schema", None)
+        if method is not None:
+            return await method(request.prompt, schema=request.schema)
+        try:
+            return await self.model.a_generate(request.prompt, schema=request.schema)
+        except TypeError:
+            return await self.model.a_generate(request.prompt)
+
+    def _generate(self, request: JudgeRequest) -> Any:
+        method = getattr(self.model, "generate_with_schema", None)
+        if method is not None:
+            return method(request.prompt, schema=request.schema)
+        try:
+            return self.model.generate(request.prompt, schema=request.schema)
+        except TypeError:
+            return self.model.generate(request.prompt)
 
     def __repr__(self) -> str:
         return f"DeepEvalJudge(name={self.name!r})"
