@@ -165,6 +165,17 @@ def test_questions_answers_and_extraction_tasks() -> None:
     assert claims and all(c in case("news-rates").summary for c in claims)
 
 
+def test_a_text_without_names_or_numbers_still_gets_keyphrases() -> None:
+    source = case("news-fitness").source  # no people, places, dates or amounts
+    keyphrases = LexicalJudge().run("keyphrases", {"text": source})["keyphrases"]
+    assert keyphrases and all(k.lower() in source.lower() for k in keyphrases)
+    result = SummarizationScorer(llm=LexicalJudge(), preset="ragas").score(
+        [source], case("news-fitness").summary
+    )
+    assert not any("keyphrases" in w for w in result.warnings)
+    assert result.keyphrases == keyphrases
+
+
 def test_the_judge_is_deterministic_and_reads_no_prompts() -> None:
     c = case("report-q3-multi-context")
     first = SummarizationScorer(llm=LexicalJudge(), preset="deepeval").score(

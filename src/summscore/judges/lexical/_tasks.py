@@ -79,7 +79,8 @@ def extract_claims(text: str) -> list[str]:
 
 
 def extract_keyphrases(text: str, limit: int = 30) -> list[str]:
-    """People, organisations, places, dates, money and percentages, as written in the text."""
+    """People, organisations, places, dates, money and percentages, as written in the text; for a
+    text with none of those, the topic phrases of its most salient statements."""
     seen: set[str] = set()
     found: list[str] = []
     for sentence in analyze(text).sentences:
@@ -91,7 +92,35 @@ def extract_keyphrases(text: str, limit: int = 30) -> list[str]:
             found.append(phrase)
             if len(found) >= limit:
                 return found
-    return found
+    return found or _topic_phrases(text, min(limit, 3))
+
+
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _topic_phrases(text: str, n: int) -> list[str]:
+    """The first run of content words (up to three) in each of the ``n`` most salient clauses."""
+    phrases: list[str] = []
+    for clause in _rank_salient(_informative_clauses(text)):
+        if has_cjk(clause.text):
+            phrase = re.split(r"[、，,。：:「」“”]", clause.text.strip())[0][:8]
+        else:
+            run: list[str] = []
+            for word in _WORD.findall(clause.text):
+                if word.lower() in STOPWORDS or len(word) < 3:
+                    if len(run) >= 2:
+                        break
+                    run = []
+                    continue
+                run.append(word.strip("'-"))
+                if len(run) == 3:
+                    break
+            phrase = " ".join(run)
+        if phrase and phrase.lower() not in (p.lower() for p in phrases):
+            phrases.append(phrase)
+        if len(phrases) >= n:
+            break
+    return phrases
 
 
 # -------------------------------------------------------------------------------- questions

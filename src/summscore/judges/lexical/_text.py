@@ -14,8 +14,9 @@ import itertools
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import Any
 
 from ._anchors import names, quantities
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
@@ -130,9 +131,7 @@ class Span:
     tentative: frozenset[str] = frozenset()
     surfaces: tuple[tuple[str, str], ...] = ()  # (key, as written) in order of appearance
     starts: tuple[tuple[str, int], ...] = ()  # (anchor key, character offset)
-    joined: tuple[tuple[str, ...], dict[str, tuple[int, ...]]] | None = field(
-        default=None, repr=False
-    )  # words and positions of a window made of two spans
+    parts: tuple[Span, Span] | None = field(default=None, repr=False)  # a window of two spans
 
     @property
     def anchors(self) -> frozenset[str]:
@@ -140,8 +139,9 @@ class Span:
 
     @cached_property
     def words(self) -> tuple[str, ...]:
-        if self.joined is not None:
-            return self.joined[0]
+        if self.parts is not None:
+            first, second = self.parts
+            return (*first.words, "|", *second.words)  # "|": the sentence boundary
         lowered = self.text.lower()
         if len(lowered) == len(self.text):  # lower-casing kept every offset: one C-level pass
             return tuple(_POSITION_WORD.findall(lowered))
@@ -150,8 +150,13 @@ class Span:
     @cached_property
     def positions(self) -> dict[str, tuple[int, ...]]:
         anchors = self.anchors
-        if self.joined is not None:
-            return {k: v for k, v in self.joined[1].items() if k in anchors}
+        if self.parts is not None:
+            first, second = self.parts
+            shift = len(first.words) + 1
+            joined = dict(first.positions)
+            for key, where in second.positions.items():
+                joined[key] = joined.get(key, ()) + tuple(i + shift for i in where)
+            return {k: v for k, v in joined.items() if k in anchors}
         starts = [m.start() for m in _POSITION_WORD.finditer(self.text)]
         found: dict[str, list[int]] = {}
         for key, offset in self.starts:
@@ -173,14 +178,27 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
     span = _make_span(text, question)
     dropped = {k for k in span.tentative if k in common}
     if dropped:
-        span = replace(
+        return _copy(
             span,
+            common=common,
             entities=span.entities - dropped,
             kinds={k: v for k, v in span.kinds.items() if k not in dropped},
             tentative=span.tentative - dropped,
             surfaces=tuple(item for item in span.surfaces if item[0] not in dropped),
         )
-    return replace(span, common=common) if common else span
+    return _copy(span, common=common) if common else span
+
+
+def _copy(span: Span, **changes: Any) -> Span:
+    """``dataclasses.replace`` without re-running ``__init__`` (a hot path: every span of every
+    document). Worked-out words are kept; positions too unless the anchors change."""
+    new = object.__new__(Span)
+    fields = new.__dict__
+    fields.update(span.__dict__)
+    if "entities" in changes:
+        fields.pop("positions", None)
+    fields.update(changes)
+    return new
 
 
 @lru_cache(maxsize=8192)
@@ -250,12 +268,12 @@ class Doc:
         if not shared:
             return self.sentences[:1]
         sentences = self.sentences
-        # (shared tokens, length in words, sentence index, is a pair starting there)
-        scored = [(-n, len(sentences[i].words), i, False) for i, n in shared.items()]
+        # (shared tokens, length in characters, sentence index, is a pair starting there)
+        scored = [(-n, len(sentences[i].text), i, False) for i, n in shared.items()]
         for i in {j for k in shared for j in (k - 1, k) if 0 <= j < len(sentences) - 1}:
             first, second = sentences[i], sentences[i + 1]
             n = len(tokens & (first.token_set | second.token_set))
-            scored.append((-n, len(first.words) + len(second.words) + 1, i, True))
+            scored.append((-n, len(first.text) + len(second.text) + 1, i, True))
         best = heapq.nsmallest(top, scored)
         return [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
 
@@ -271,10 +289,6 @@ class Doc:
 
 
 def _join(a: Span, b: Span) -> Span:
-    shift = len(a.words) + 1
-    positions = dict(a.positions)
-    for key, where in b.positions.items():
-        positions[key] = positions.get(key, ()) + tuple(i + shift for i in where)
     return Span(
         text=f"{a.text} {b.text}",
         tokens=a.tokens + b.tokens,
@@ -286,7 +300,7 @@ def _join(a: Span, b: Span) -> Span:
         common=a.common,
         units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
-        joined=((*a.words, "|", *b.words), positions),  # "|": the sentence boundary
+        parts=(a, b),  # words and positions are worked out from the parts on first use
     )
 
 
