@@ -26,6 +26,7 @@ import argparse
 import json
 import random
 import re
+import sys
 import threading
 import time
 from collections import Counter
@@ -85,7 +86,7 @@ class JudgeServer:
         self._lock = threading.Lock()
         self._in_flight = 0
         self._rng = random.Random(faults.seed)
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
+        self._httpd = _QuietServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -313,6 +314,17 @@ def _one_short(reply: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, list) and len(value) > 1:
             return {**reply, key: value[:-1]}
     return reply
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that drops its keep-alive connection (clients closed at the end of a test,
+        # a timed-out request) is normal here, not a server error worth a traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:

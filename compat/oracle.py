@@ -41,6 +41,20 @@ def answer(prompt: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
 
 def recognise(prompt: str) -> Recognised | None:
     """(task, inputs) for a prompt of a known family, or None."""
+    found = _recognise(prompt)
+    if found is None:
+        # Some deepeval releases (4.0, 4.1) send templates whose textwrap.dedent does nothing,
+        # so every line after the first keeps the source's indentation.
+        flush = _INDENT.sub("", prompt)
+        if flush != prompt:
+            found = _recognise(flush)
+    return found
+
+
+_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
+
+
+def _recognise(prompt: str) -> Recognised | None:
     for reader in (_own, _ragas, _deepeval):
         try:
             found = reader(prompt)
@@ -130,8 +144,10 @@ def _deepeval(prompt: str) -> Recognised | None:
         text = _between(body, "\nText:\n", "\n\nJSON:")
         return Recognised("truths", {"text": text, "limit": _truths_limit(prompt)}, "deepeval")
     if "please extract a comprehensive list of FACTUAL" in prompt and '"claims" key' in prompt:
-        text = _between(_after_example(prompt), "\nAI Output:\n", "\n\nJSON:")
-        return Recognised("claims", {"text": text}, "deepeval")
+        body = _after_example(prompt)
+        # deepeval before 3.4 labels the summary "Text:", later releases "AI Output:".
+        label = "\nAI Output:\n" if "\nAI Output:\n" in body else "\nText:\n"
+        return Recognised("claims", {"text": _between(body, label, "\n\nJSON:")}, "deepeval")
     questions_match = re.match(
         r"Based on the given text, generate (\d+) closed-ended questions that can be answered with either a 'yes' or 'no'",
         prompt,

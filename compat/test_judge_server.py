@@ -12,6 +12,7 @@ import pytest
 
 from compat.corpus import case
 from compat.judge_server import JudgeServer
+from compat.oracle import recognise
 from summscore.prompts.own import OwnDeepEvalPrompts, OwnRagasPrompts
 
 
@@ -71,6 +72,17 @@ def test_an_unrecognised_prompt_gets_an_answer_shaped_by_the_schema(
     data = json.loads(reply["choices"][0]["message"]["content"])
     assert set(data) == {"label", "score", "tags"} and isinstance(data["tags"], list)
     assert judge_server.stats.tasks["?"] == 1
+
+
+def test_prompts_whose_lines_keep_their_source_indentation_are_recognised() -> None:
+    # deepeval 4.0 and 4.1 send templates whose textwrap.dedent has no effect.
+    source = case("news-rates").source
+    prompt = OwnDeepEvalPrompts().truths(source, None).text
+    first, *rest = prompt.split("\n")
+    indented = "\n".join([first, *("            " + line for line in rest)])
+    found = recognise(indented)
+    assert found is not None and found.task == "truths" and found.inputs["text"] == source
+    assert recognise("            nothing a judge was ever asked") is None
 
 
 def test_a_forced_tool_call_carries_the_answer(judge_server: JudgeServer) -> None:

@@ -77,6 +77,7 @@ def test_ours_scores_every_case_inside_deepeval_evaluate_and_assert_test(
     from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 
     monkeypatch.chdir(tmp_path)  # deepeval keeps its run cache in the working directory
+    (tmp_path / ".deepeval").mkdir()  # deepeval 3.3 does not create it
     metric = de.SummarizationMetric(model=deepeval_model(server), threshold=0.0)
     result = deepeval_evaluate(
         test_cases=[llm_test_case(c) for c in ALL],

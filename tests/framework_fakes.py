@@ -111,7 +111,8 @@ def ragas_legacy_llm(oracle: Oracle) -> Any:
 
 
 def deepeval_llm(oracle: Oracle, *, structured: bool = True) -> Any:
-    """A custom ``DeepEvalBaseLLM``: returns schema instances (``structured``) or JSON text."""
+    """A custom ``DeepEvalBaseLLM``: takes a schema and returns its instances (``structured``),
+    or, as deepeval's docs write a text-only model, takes only a prompt and returns JSON text."""
     from deepeval.models import DeepEvalBaseLLM
 
     class OracleDeepEvalLLM(DeepEvalBaseLLM):
@@ -126,12 +127,18 @@ def deepeval_llm(oracle: Oracle, *, structured: bool = True) -> Any:
 
         def generate(self, prompt: str, schema: type[BaseModel] | None = None) -> Any:
             data = oracle.reply(prompt, schema.model_json_schema() if schema else None)
-            if structured and schema is not None:
-                return schema.model_validate(data)
-            return json.dumps(data, ensure_ascii=False)
+            return schema.model_validate(data) if schema is not None else json.dumps(data)
 
         async def a_generate(self, prompt: str, schema: type[BaseModel] | None = None) -> Any:
             await asyncio.sleep(0)
             return self.generate(prompt, schema)
 
-    return OracleDeepEvalLLM()
+    class OracleTextDeepEvalLLM(OracleDeepEvalLLM):
+        def generate(self, prompt: str) -> str:  # type: ignore[override]
+            return json.dumps(oracle.reply(prompt, None), ensure_ascii=False)
+
+        async def a_generate(self, prompt: str) -> str:  # type: ignore[override]
+            await asyncio.sleep(0)
+            return self.generate(prompt)
+
+    return OracleDeepEvalLLM() if structured else OracleTextDeepEvalLLM()

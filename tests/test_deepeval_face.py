@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 
 import pytest
 
@@ -144,9 +145,10 @@ def test_cost_reported_by_the_model_lands_in_evaluation_cost() -> None:
 
 
 def test_evaluate_and_assert_test_copy_the_whole_configuration(
-    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)  # deepeval writes its run cache to the working directory
+    (tmp_path / ".deepeval").mkdir()  # deepeval 3.3 does not create it
     oracle = Oracle()
     metric = SummarizationMetric(
         model=deepeval_llm(oracle), threshold=0.1, n=3, truths_extraction_limit=2

@@ -27,6 +27,17 @@ pytestmark = pytest.mark.upstream
 PARITY_CASES = [c for c in CASES if c.kind != "injection"]
 
 
+def _as_read(prompts: list[str]) -> list[str]:
+    """The prompts as a judge reads them. ragas 0.3.x's collections metric escapes non-ASCII text
+    (``\\u30b5``) where its legacy metric and ragas 0.4 write it as is; summscore writes it as is."""
+    import ragas
+
+    if not ragas.__version__.startswith("0.3."):
+        return prompts
+    escape = re.compile(r"\\u([0-9a-fA-F]{4})")
+    return [escape.sub(lambda m: chr(int(m.group(1), 16)), p) for p in prompts]
+
+
 # ------------------------------------------------------------------ collections SummaryScore
 
 
@@ -40,7 +51,7 @@ async def test_same_prompts_and_same_value_as_upstream_on_the_corpus(options: di
         mine = await SummaryScore(llm=ragas_instructor_llm(ours), **options).ascore(
             reference_contexts=list(c.contexts), response=c.summary
         )
-        assert ours.prompts == theirs.prompts, c.id
+        assert ours.prompts == _as_read(theirs.prompts), c.id
         assert mine.value == upstream.value, c.id
         assert isinstance(mine, MetricResult)
 

@@ -134,3 +134,16 @@ def test_legacy_metric_with_a_shared_scorer_keeps_evaluate_from_replacing_its_ju
     ).to_pandas()
     c = case("news-fitness")
     assert frame["summary_score"][0] == scorer.score(list(c.contexts), c.summary).score
+
+
+def test_the_collections_face_on_a_ragas_without_that_api_names_the_version_needed() -> None:
+    try:
+        import ragas.metrics.collections  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("this ragas has the collections API (checked by compat/matrix.py on older)")
+    from summscore.ragas import SummaryScore
+
+    with pytest.raises(ImportError, match=r"ragas 0\.3\.9 or later.*SummarizationScore"):
+        SummaryScore(llm=LexicalJudge())

@@ -242,10 +242,27 @@ def _prepare(metric: SummarizationMetric, test_case: LLMTestCase) -> None:
     if prepare_measure is not None:
         prepare_measure(metric, test_case)
         return
+    # Older deepeval (covered by compat/matrix.py): the check's signature changed over releases.
+    import inspect  # pragma: no cover
+
     from deepeval.metrics.utils import check_llm_test_case_params  # pragma: no cover
 
-    check_llm_test_case_params(test_case, metric._required_params, metric)  # pragma: no cover
-    metric.evaluation_cost = 0 if metric.using_native_model else None  # pragma: no cover
+    params = inspect.signature(check_llm_test_case_params).parameters  # pragma: no cover
+    if "input_image_count" in params:  # 3.7 to 4.2  # pragma: no cover
+        check_llm_test_case_params(
+            test_case,
+            metric._required_params,
+            None,
+            None,
+            metric,
+            metric.model,
+            getattr(test_case, "multimodal", False),
+        )
+    else:  # 3.0 to 3.6  # pragma: no cover
+        check_llm_test_case_params(test_case, metric._required_params, metric)
+    native = metric.using_native_model  # pragma: no cover
+    for counter in ("evaluation_cost", "input_tokens", "output_tokens"):  # pragma: no cover
+        setattr(metric, counter, 0 if native else None)
 
 
 def _deepeval_judge(model: Any, async_mode: bool) -> Any:

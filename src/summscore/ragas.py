@@ -46,7 +46,7 @@ try:
     from ragas.metrics.base import MetricType, MetricWithLLM, SingleTurnMetric
 except ImportError as exc:  # pragma: no cover - ragas without the single-turn API
     raise ImportError(
-        f"summscore.ragas needs ragas with single-turn metrics (0.2 or later); ragas "
+        f"summscore.ragas needs ragas with single-turn metrics (0.2.15 or later); ragas "
         f"{getattr(_ragas, '__version__', '?')} is installed. "
         'Install a supported version with: pip install "summscore[ragas]"'
     ) from exc
@@ -185,8 +185,11 @@ else:  # pragma: no cover - ragas without the collections API
 
     class SummaryScore:  # type: ignore[no-redef]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
-            raise MissingExtraError(
-                "ragas>=0.3 (collections API)", "ragas", "summscore.ragas.SummaryScore"
+            raise ImportError(
+                "summscore.ragas.SummaryScore needs ragas's collections API (ragas 0.3.9 or "
+                f"later); ragas {getattr(_ragas, '__version__', '?')} is installed. Upgrade with: "
+                'pip install --upgrade "summscore[ragas]", or use the legacy '
+                "summscore.ragas.SummarizationScore with ragas.evaluate()"
             )
 
 
@@ -235,8 +238,12 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
             self.llm = self.scorer.llm
 
     def init(self, run_config: Any) -> None:
-        if self.scorer is None:
+        if self.scorer is not None:
+            return
+        if self.llm is None or hasattr(self.llm, "set_run_config"):
             super().init(run_config)  # ragas's own error when there is no llm
+        # else: an LLM without run configuration (ragas 0.3's instructor LLMs); the scorer's own
+        # retries and timeouts apply.
 
     def _active_scorer(self) -> SummarizationScorer:
         if self.scorer is not None:
