@@ -318,6 +318,8 @@ def _one_short(reply: dict[str, Any]) -> dict[str, Any]:
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    # The default listen backlog (5) refuses connections when a client opens dozens at once.
+    request_queue_size = 256
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that drops its keep-alive connection (clients closed at the end of a test,

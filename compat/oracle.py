@@ -43,8 +43,8 @@ def recognise(prompt: str) -> Recognised | None:
     """(task, inputs) for a prompt of a known family, or None."""
     found = _recognise(prompt)
     if found is None:
-        # Some deepeval releases (4.0, 4.1) send templates whose textwrap.dedent does nothing,
-        # so every line after the first keeps the source's indentation.
+        # Some deepeval releases (3.9 and 4.0 among them) send templates whose textwrap.dedent
+        # does nothing, so every line after the first keeps the source's indentation.
         flush = _INDENT.sub("", prompt)
         if flush != prompt:
             found = _recognise(flush)

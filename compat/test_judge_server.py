@@ -75,7 +75,7 @@ def test_an_unrecognised_prompt_gets_an_answer_shaped_by_the_schema(
 
 
 def test_prompts_whose_lines_keep_their_source_indentation_are_recognised() -> None:
-    # deepeval 4.0 and 4.1 send templates whose textwrap.dedent has no effect.
+    # deepeval 3.9 and 4.0 send templates whose textwrap.dedent has no effect.
     source = case("news-rates").source
     prompt = OwnDeepEvalPrompts().truths(source, None).text
     first, *rest = prompt.split("\n")
