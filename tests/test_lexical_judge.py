@@ -147,6 +147,45 @@ def test_acronyms_match_their_spelled_out_names() -> None:
     assert got["verdict"] == "yes"
 
 
+def _verdict(claim: str, source: str) -> str:
+    (got,) = LexicalJudge().run(
+        "verdicts", {"claims": [claim], "evidence": source, "vocabulary": ("yes", "no", "unknown")}
+    )["verdicts"]
+    return str(got["verdict"])
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("The Japanese economy shrank by an annualised 2.1% between July and September.", "yes"),
+        ("The Chinese economy shrank by an annualised 2.1% between July and September.", "no"),
+        ("Exports to the Chinese market fell.", "yes"),
+        ("American officials welcomed the figures.", "yes"),
+        ("British officials welcomed the figures.", "no"),
+    ],
+)
+def test_countries_match_their_adjectives_and_short_names(claim: str, verdict: str) -> None:
+    source = (
+        "Japan's economy shrank at an annualised rate of 2.1% in the July to September quarter. "
+        "A fall in exports to China was blamed. Officials in the US welcomed the figures."
+    )
+    assert _verdict(claim, source) == verdict
+
+
+def test_a_claim_mostly_about_things_the_source_never_says_is_not_supported() -> None:
+    source = (
+        "The owner of a seafood restaurant in Cornwall has been fined for serving customers crab "
+        "that had been frozen for more than two years. He was ordered to pay 6,500 pounds."
+    )
+    # Its names and a few words match one sentence, but jail, illness and lobster are invented.
+    invented = (
+        "A Cornwall restaurant owner was jailed after customers fell ill from eating lobster."
+    )
+    assert _verdict(invented, source) == "unknown"
+    faithful = "A Cornwall restaurant owner was fined for serving crab frozen for two years."
+    assert _verdict(faithful, source) == "yes"
+
+
 def test_questions_answers_and_extraction_tasks() -> None:
     judge = LexicalJudge()
     source = case("news-rates").source

@@ -127,6 +127,39 @@ ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof sr jr st inc ltd co corp vs etc e.g i.e u.s u.k no fig approx est jan feb
     mar apr jun jul aug sep sept oct nov dec gen col lt sgt rep sen gov pres""".split()
 )
+# Countries by their adjectives ("Japanese" ~ "Japan") and common short names, so that a summary
+# that writes "the Japanese economy" for "Japan's economy" is not taken to name another country.
+DEMONYMS = {
+    "afghan": "afghanistan", "african": "africa", "albanian": "albania", "algerian": "algeria",
+    "american": "united states", "argentine": "argentina", "argentinian": "argentina",
+    "asian": "asia", "australian": "australia", "austrian": "austria", "bangladeshi": "bangladesh",
+    "belgian": "belgium", "bolivian": "bolivia", "brazilian": "brazil", "british": "united kingdom",
+    "bulgarian": "bulgaria", "cambodian": "cambodia", "canadian": "canada", "chilean": "chile",
+    "chinese": "china", "colombian": "colombia", "croatian": "croatia", "cuban": "cuba",
+    "cypriot": "cyprus", "danish": "denmark", "dutch": "netherlands", "egyptian": "egypt",
+    "english": "england", "estonian": "estonia", "ethiopian": "ethiopia", "european": "europe",
+    "filipino": "philippines", "finnish": "finland", "french": "france", "georgian": "georgia",
+    "german": "germany", "ghanaian": "ghana", "greek": "greece", "hungarian": "hungary",
+    "icelandic": "iceland", "indian": "india", "indonesian": "indonesia", "iranian": "iran",
+    "iraqi": "iraq", "irish": "ireland", "israeli": "israel", "italian": "italy",
+    "japanese": "japan", "jordanian": "jordan", "kenyan": "kenya", "korean": "korea",
+    "latvian": "latvia", "lebanese": "lebanon", "libyan": "libya", "lithuanian": "lithuania",
+    "malaysian": "malaysia", "mexican": "mexico", "moroccan": "morocco", "nepalese": "nepal",
+    "nigerian": "nigeria", "norwegian": "norway", "pakistani": "pakistan",
+    "palestinian": "palestine", "peruvian": "peru", "polish": "poland", "portuguese": "portugal",
+    "romanian": "romania", "russian": "russia", "saudi": "saudi arabia", "scottish": "scotland",
+    "serbian": "serbia", "singaporean": "singapore", "slovak": "slovakia",
+    "slovenian": "slovenia", "somali": "somalia", "spanish": "spain", "sri lankan": "sri lanka",
+    "sudanese": "sudan", "swedish": "sweden", "swiss": "switzerland", "syrian": "syria",
+    "taiwanese": "taiwan", "thai": "thailand", "tunisian": "tunisia", "turkish": "turkey",
+    "ugandan": "uganda", "ukrainian": "ukraine", "venezuelan": "venezuela",
+    "vietnamese": "vietnam", "welsh": "wales", "yemeni": "yemen", "zimbabwean": "zimbabwe",
+    # Short and long names of one country.
+    "us": "united states", "u.s": "united states", "u.s.": "united states", "usa": "united states",
+    "america": "united states", "uk": "united kingdom", "u.k": "united kingdom",
+    "u.k.": "united kingdom", "britain": "united kingdom", "great britain": "united kingdom",
+    "holland": "netherlands", "czechia": "czech republic",
+}
 # Words that join the parts of one name ("Bank of America", "Ludwig van Beethoven").
 NAME_JOINERS = ("of", "de", "del", "la", "van", "von", "der", "da", "&")
 # fmt: on

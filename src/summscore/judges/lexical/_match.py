@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ._lexicon import DEMONYMS
 from ._text import Doc, Span, make_span
 from ._words import stem
 
@@ -37,9 +38,26 @@ def recall(span: Span, window: Span) -> float:
 def names_match(a: str, b: str) -> bool:
     """Two name keys denote the same name: equal, or one contains the other as whole words,
     compared by stem ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~
-    "university of oxford", "socialists" ~ "socialist party")."""
-    if a == b:
+    "university of oxford", "socialists" ~ "socialist party"), countries also by their
+    adjectives and short names ("japanese" ~ "japan", "us" ~ "america")."""
+    if a == b or _same_name(a, b):
         return True
+    place_a, place_b = _place(a), _place(b)
+    if place_a == a and place_b == b:
+        return False
+    return place_a == place_b or _same_name(place_a, place_b)
+
+
+@lru_cache(maxsize=16384)
+def _place(name: str) -> str:
+    """``name`` with country adjectives and short names written as the country."""
+    whole = DEMONYMS.get(name)
+    if whole is not None:
+        return whole
+    return " ".join(DEMONYMS.get(word, word) for word in name.split())
+
+
+def _same_name(a: str, b: str) -> bool:
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if contains_phrase(long, short):
         return True

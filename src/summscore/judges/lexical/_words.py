@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ._lexicon import QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
+from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
 
 __all__ = [
     "canon",
@@ -82,8 +82,13 @@ def stem(word: str) -> str:
     return w
 
 
-# Synonym heads by the listed forms and by their stems ("price" and "pric" for "priced").
-_SYNONYM_HEADS = {**{stem(w): head for w, head in SYNONYMS.items()}, **SYNONYMS}
+# Synonym heads by the listed forms and by their stems ("price" and "pric" for "priced"); a
+# country adjective counts as its country's one-word name ("japanese" as "japan").
+_SYNONYM_HEADS = {
+    **{word: stem(place) for word, place in DEMONYMS.items() if " " not in place + word},
+    **{stem(w): head for w, head in SYNONYMS.items()},
+    **SYNONYMS,
+}
 
 
 @lru_cache(maxsize=65536)
