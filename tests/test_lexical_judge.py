@@ -172,6 +172,23 @@ def test_countries_match_their_adjectives_and_short_names(claim: str, verdict: s
     assert _verdict(claim, source) == verdict
 
 
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Aston Villa lost 3-2 to Manchester City.", "yes"),  # the other side of "beat"
+        ("Manchester City lost 3-2 to Aston Villa.", "no"),
+        ("Aston Villa were beaten 3-2 by Manchester City.", "yes"),
+        ("Aston Villa fought back from two goals down to beat Manchester City 3-2.", "no"),
+    ],
+)
+def test_opposite_words_and_swapped_roles(claim: str, verdict: str) -> None:
+    source = (
+        "Manchester City came from behind to beat Aston Villa 3-2 on Saturday. Villa led 2-0 "
+        "at half-time through goals from Ollie Watkins and Leon Bailey."
+    )
+    assert _verdict(claim, source) == verdict
+
+
 def test_a_claim_mostly_about_things_the_source_never_says_is_not_supported() -> None:
     source = (
         "The owner of a seafood restaurant in Cornwall has been fined for serving customers crab "

@@ -91,7 +91,7 @@ def _reversed_roles(statement: Span, window: Span) -> tuple[str, str] | None:
             wa, wb = window.positions[a][0], window.positions[b][0]
             if sa == sb or wa == wb or (sa < sb) == (wa < wb):
                 continue
-            if abs(sa - sb) > 8 or abs(wa - wb) > 8:
+            if abs(sa - sb) > 12 or abs(wa - wb) > 12:
                 continue
             if _crosses(statement.words, sa, sb, _BOUNDARY) or _crosses(
                 window.words, wa, wb, _BOUNDARY
@@ -101,7 +101,7 @@ def _reversed_roles(statement: Span, window: Span) -> tuple[str, str] | None:
             theirs = _between(window.words, wa, wb)
             if ("by" in mine) != ("by" in theirs):
                 continue
-            if mine & theirs:
+            if any(word not in STOPWORDS for word in mine & theirs):  # a shared relation word
                 return a, b
     return None
 
@@ -345,12 +345,23 @@ def _contradiction(
     overlap = recall(statement, part)
     if overlap >= 0.65 and statement.negated != part.negated and not missing_numbers:
         return f'the source states the opposite: "{clip(part.text)}"'
-    if overlap >= 0.5:
+    if overlap >= 0.5 and _same_subject(statement, part):
         for token in statement.token_set:
             for opposite in OPPOSITES.get(token, ()):
                 if opposite in part.token_set and token not in part.token_set:
                     return f'the source says "{opposite}" instead: "{clip(part.text)}"'
     return None
+
+
+def _same_subject(statement: Span, part: Span) -> bool:
+    """Does every name the two share open both or neither? An opposite word says the same
+    thing from the other side when the roles turn ("Villa lost to City" for "City beat
+    Villa"), so opposites are only compared between statements about the same subject."""
+    for key in statement.entities & part.entities:
+        mine, theirs = statement.positions.get(key, ()), part.positions.get(key, ())
+        if mine and theirs and (min(mine) <= 1) != (min(theirs) <= 1):
+            return False
+    return True
 
 
 def contradicted(statement: Span, doc: Doc, *, strict: bool = True) -> str | None:
