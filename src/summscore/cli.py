@@ -64,30 +64,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="summscore",
-        description="One summarization metric, the same number in Ragas, DeepEval and Mastra.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Run 'summscore score --help' for the scoring options and examples.",
-    )
-    parser.add_argument("--version", action="version", version=f"summscore {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    score = commands.add_parser(
-        "score",
-        help="score a JSONL, CSV or Parquet file of (source, summary) rows",
-        description=(
-            "Score every (source, summary) row of INPUT and write one result row per input row."
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=_EXAMPLES,
-    )
-    score.add_argument(
-        "input",
-        metavar="INPUT",
-        help="a .jsonl, .csv or .parquet file (Parquet needs pyarrow), e.g. examples/news.jsonl",
-    )
-    rule = score.add_argument_group("scoring rule")
+def add_scorer_options(parser: argparse.ArgumentParser) -> None:
+    """The scoring-rule and judge options, shared by ``score`` and ``serve`` (see make_scorer)."""
+    rule = parser.add_argument_group("scoring rule")
     rule.add_argument(
         "--preset",
         choices=("ragas", "deepeval", "mastra"),
@@ -127,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="prompt set: upstream's where its package is installed (auto), or summscore's own, "
         "e.g. --prompts own",
     )
-    judge = score.add_argument_group("judge")
+    judge = parser.add_argument_group("judge")
     judge.add_argument(
         "--judge",
         choices=("lexical", "openai", "deepeval"),
@@ -163,6 +142,32 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="retries on rate limits, timeouts and 5xx (default 4), e.g. --max-retries 8",
     )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="summscore",
+        description="One summarization metric, the same number in Ragas, DeepEval and Mastra.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'summscore score --help' for the scoring options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"summscore {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    score = commands.add_parser(
+        "score",
+        help="score a JSONL, CSV or Parquet file of (source, summary) rows",
+        description=(
+            "Score every (source, summary) row of INPUT and write one result row per input row."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_EXAMPLES,
+    )
+    score.add_argument(
+        "input",
+        metavar="INPUT",
+        help="a .jsonl, .csv or .parquet file (Parquet needs pyarrow), e.g. examples/news.jsonl",
+    )
+    add_scorer_options(score)
     io = score.add_argument_group("input and output")
     io.add_argument(
         "--source-column",
