@@ -14,6 +14,7 @@ produces (keyphrases, answers, verdicts, ...):
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import sys
 import threading
@@ -25,7 +26,7 @@ from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from ._jsonparse import coerce_reply
-from ._redact import redact
+from ._redact import redact, redact_value
 from ._replycache import ReplyCache
 from .errors import JudgeOutputError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
@@ -201,7 +202,9 @@ class JudgeCaller:
             with attempt:
                 reply = await self._once(request)
         self._count(log, reply)
-        return reply
+        # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
+        # reply is parsed, cached or quoted anywhere.
+        return dataclasses.replace(reply, output=redact_value(reply.output))
 
     async def _once(self, request: JudgeRequest) -> JudgeReply:
         try:

@@ -1,20 +1,47 @@
 """Keep secrets out of messages, logs, reports and caches.
 
-Judge errors often quote request details. Before summscore stores or raises any text that came
-from a judge client it goes through :func:`redact`, which masks bearer tokens, ``sk-`` style keys,
-``api_key=...`` pairs, and the literal value of every environment variable whose name looks like a
-credential (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET``), plus keys registered with :func:`register_secret`.
+Before summscore stores, logs or raises any text that came from a judge (its replies included),
+that text goes through :func:`redact`. It masks:
+
+* every secret registered with :func:`register_secret` (each judge backend registers the keys held
+  by the object the user passed, see ``judges/_secrets.py``) and the value of every environment
+  variable whose name looks like a credential (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET``, ...);
+  any run of 12 or more characters of such a secret counts as the secret, so a key cut in two, or
+  quoted in part, is masked too;
+* bearer tokens, ``sk-`` style keys and ``api_key=...`` pairs, registered or not.
+
+Masking happens before any cut to length, so a key straddling a cut cannot escape in part.
+:func:`install_log_redaction` applies the same masking to log records of summscore and of the
+HTTP and framework libraries the judges use.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
+import traceback
+from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["redact", "register_secret"]
+from pydantic import BaseModel
+
+__all__ = [
+    "WINDOW",
+    "install_log_redaction",
+    "redact",
+    "redact_value",
+    "register_secret",
+    "registered_secrets",
+    "shorten",
+]
+
+WINDOW = 12
+"""Any run of this many characters of a secret is treated as the secret."""
 
 _MASK = "***"
+_MIN_SECRET = 6
 _PATTERNS = [
     re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}"),
@@ -23,23 +50,109 @@ _PATTERNS = [
     ),
 ]
 _SECRET_ENV_SUFFIXES = ("API_KEY", "APIKEY", "_TOKEN", "_SECRET", "_PASSWORD", "ACCESS_KEY")
+# Values local servers are given because the client insists on a key: not secrets, and masking
+# them would only blank ordinary words.
+_PLACEHOLDERS = frozenset(
+    {"not-needed", "not_needed", "dummy", "none", "empty", "no-key", "sk-no-key-required"}
+)
 _registered: set[str] = set()
 _lock = threading.Lock()
 
 
-def register_secret(value: str | None) -> None:
-    """Mask ``value`` wherever it appears in text summscore emits from now on."""
-    if value and len(value) >= 6:
-        with _lock:
+def register_secret(value: Any) -> None:
+    """Mask ``value`` (a string, or a pydantic ``SecretStr``) wherever summscore emits text."""
+    getter = getattr(value, "get_secret_value", None)
+    if callable(getter):
+        value = getter()
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        return
+    value = value.strip()
+    if value.lower().startswith("bearer "):
+        value = value[7:].strip()
+    if len(value) < _MIN_SECRET or value.lower() in _PLACEHOLDERS:
+        return
+    with _lock:
+        if value not in _registered:
             _registered.add(value)
+    install_log_redaction()
+
+
+def registered_secrets() -> frozenset[str]:
+    """The secrets registered so far (for tests)."""
+    with _lock:
+        return frozenset(_registered)
 
 
 def _env_secrets() -> list[str]:
     found = []
     for name, value in os.environ.items():
-        if value and len(value) >= 6 and name.upper().endswith(_SECRET_ENV_SUFFIXES):
+        if (
+            value
+            and len(value) >= _MIN_SECRET
+            and name.upper().endswith(_SECRET_ENV_SUFFIXES)
+            and value.lower() not in _PLACEHOLDERS
+        ):
             found.append(value)
     return found
+
+
+def _secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds ``WINDOW`` or more consecutive characters of ``secret`` (all of it,
+    when the secret is shorter)."""
+    if len(secret) <= WINDOW:
+        spans = []
+        start = text.find(secret)
+        while start != -1:
+            spans.append((start, start + len(secret)))
+            start = text.find(secret, start + 1)
+        return spans
+    # Every WINDOW-long piece of the secret contains one of its aligned half-window blocks, so
+    # finding those blocks and growing each match both ways finds every such piece.
+    block = WINDOW // 2
+    spans = []
+    for offset in range(0, len(secret) - block + 1, block):
+        piece = secret[offset : offset + block]
+        at = text.find(piece)
+        while at != -1:
+            left = 0
+            while (
+                offset - left > 0
+                and at - left > 0
+                and text[at - left - 1] == secret[offset - left - 1]
+            ):
+                left += 1
+            right = block
+            while (
+                offset + right < len(secret)
+                and at + right < len(text)
+                and text[at + right] == secret[offset + right]
+            ):
+                right += 1
+            if left + right >= WINDOW:
+                spans.append((at - left, at + right))
+            at = text.find(piece, at + 1)
+    return spans
+
+
+def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    if not merged:
+        return text
+    parts = []
+    last = 0
+    for start, end in merged:
+        parts.append(text[last:start])
+        parts.append(_MASK)
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def redact(text: str) -> str:
@@ -48,9 +161,101 @@ def redact(text: str) -> str:
         return text
     with _lock:
         literal = list(_registered)
-    for secret in sorted({*literal, *_env_secrets()}, key=len, reverse=True):
-        text = text.replace(secret, _MASK)
+    spans: list[tuple[int, int]] = []
+    for secret in {*literal, *_env_secrets()}:
+        spans.extend(_secret_spans(text, secret))
+    text = _mask_spans(text, spans)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)
     return text
+
+
+def shorten(text: str, limit: int) -> str:
+    """Redact ``text``, then cut it to ``limit`` characters (in that order)."""
+    text = redact(text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def redact_value(value: Any) -> Any:
+    """``value`` with every string in it redacted: a string, a dict or list of them, or a pydantic
+    model. Returns ``value`` itself when nothing needed masking (a model whose dump changed comes
+    back as the redacted dict, which the reply parser accepts like the model)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, BaseModel):
+        dumped = value.model_dump(mode="json")
+        cleaned = redact_value(dumped)
+        return value if cleaned == dumped else cleaned
+    if isinstance(value, dict):
+        out = {redact_value(k): redact_value(v) for k, v in value.items()}
+        return value if out == value else out
+    if isinstance(value, (list, tuple)):
+        items = [redact_value(v) for v in value]
+        return value if items == list(value) else type(value)(items)
+    return value
+
+
+# Log records: summscore's own, and those of the libraries a judge call passes through, are masked
+# when created. A user's own handlers, and records of other loggers, are left alone.
+_LOG_PREFIXES = (
+    "summscore",
+    "openai",
+    "httpx",
+    "httpcore",
+    "langchain",
+    "langchain_core",
+    "langchain_openai",
+    "ragas",
+    "deepeval",
+    "instructor",
+    "urllib3",
+    "requests",
+    "litellm",
+    "anthropic",
+)
+_log_installed = False
+
+
+def _wants_redaction(name: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in _LOG_PREFIXES)
+
+
+def install_log_redaction() -> None:
+    """Mask secrets in log records of summscore and of the HTTP/framework libraries (idempotent).
+
+    Done in the log record factory, so it holds whatever handler or level the user configures;
+    records of other loggers are untouched.
+    """
+    global _log_installed
+    with _lock:
+        if _log_installed:
+            return
+        _log_installed = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        if _wants_redaction(record.name):
+            _redact_record(record)
+        return record
+
+    logging.setLogRecordFactory(factory)
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    try:
+        message = record.getMessage()
+    except Exception:  # a broken format string: leave it to logging to report
+        return
+    cleaned = redact(message)
+    if cleaned != message:
+        record.msg = cleaned
+        record.args = None
+    if record.exc_info and record.exc_info[1] is not None:
+        record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip())
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
+
+
+install_log_redaction()

@@ -14,11 +14,12 @@ import email.utils
 import time
 from typing import Any
 
-from .._redact import redact
+from .._redact import redact, shorten
 from ..errors import JudgeError, TransientJudgeError
 
 __all__ = ["classify_exception", "retry_after_seconds"]
 
+_MAX_MESSAGE = 400
 _TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529}
 _TRANSIENT_NAMES = (
     "RateLimit",
@@ -77,12 +78,11 @@ def retry_after_seconds(headers: Any) -> float | None:
 def _describe(exc: BaseException) -> str:
     status = _status_of(exc)
     name = type(exc).__name__
-    message = str(exc).strip() or name
-    if len(message) > 400:
-        message = message[:400] + "..."
     prefix = f"{name} (HTTP {status})" if status else name
     if status == 401:
         return f"{prefix}: the judge rejected the credentials; check the API key"
+    # Mask first, then cut: a key straddling the cut must not survive in part.
+    message = shorten(str(exc).strip() or name, _MAX_MESSAGE)
     return redact(f"{prefix}: {message}")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import MissingExtraError
 from ._errors import classify_exception
+from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 try:
@@ -58,6 +59,7 @@ class DeepEvalJudge:
             raise TypeError(
                 f"model: expected a deepeval DeepEvalBaseLLM or a model name, got {type(model).__name__}"
             )
+        register_secrets_in(model)
         self.model = model
         self.native = native
         self.async_mode = async_mode

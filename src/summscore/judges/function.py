@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._errors import classify_exception
+from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 __all__ = ["FunctionJudge"]
@@ -26,6 +27,7 @@ class FunctionJudge:
     def __init__(self, fn: Callable[..., Any], *, name: str | None = None) -> None:
         if not callable(fn):
             raise TypeError(f"llm: expected a callable, got {type(fn).__name__}")
+        register_secrets_in(fn)
         self._fn = fn
         self._is_async = inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(
             type(fn).__call__
@@ -41,8 +43,10 @@ class FunctionJudge:
                 if inspect.isawaitable(output):
                     output = await output
         except Exception as exc:
-            raise classify_exception(exc) from None
-        return JudgeReply(output=output)
+            failure = classify_exception(exc)
+        else:
+            return JudgeReply(output=output)
+        raise failure  # outside the handler: the function's own error is not chained
 
     def __repr__(self) -> str:
         return f"FunctionJudge(name={self.name!r})"

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..errors import MissingExtraError
 from ._errors import classify_exception
+from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 try:
@@ -26,6 +27,7 @@ class LangChainJudge:
     reads_prompts = True
 
     def __init__(self, model: Any, *, system_prompt: str | None = None) -> None:
+        register_secrets_in(model)
         self._model = model
         self.system_prompt = system_prompt
         self.name = f"langchain:{_model_name(model)}"
@@ -35,10 +37,13 @@ class LangChainJudge:
         if self.system_prompt:
             messages.append(SystemMessage(content=self.system_prompt))
         messages.append(HumanMessage(content=request.prompt))
+        failure: Exception | None = None
         try:
             message = await self._model.ainvoke(messages)
         except Exception as exc:
-            raise classify_exception(exc) from None
+            failure = classify_exception(exc)
+        if failure is not None:  # raised outside the handler: the provider's error is not chained
+            raise failure
         usage = getattr(message, "usage_metadata", None) or {}
         return JudgeReply(
             output=_text_of(getattr(message, "content", message)),

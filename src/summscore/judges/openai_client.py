@@ -14,8 +14,8 @@ import inspect
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from .._redact import register_secret
 from ._errors import classify_exception
+from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 __all__ = ["OpenAIJudge"]
@@ -64,7 +64,7 @@ class OpenAIJudge:
             raise ValueError(
                 f"response_format must be one of auto, json_schema, json_object, text; got {response_format!r}"
             )
-        register_secret(getattr(client, "api_key", None))
+        register_secrets_in(client)
         self._client = _without_sdk_retries(client)
         self._async = _is_async_client(client)
         self.model = model

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import MissingExtraError
 from ._errors import classify_exception
+from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 try:
@@ -48,6 +49,7 @@ class RagasJudge:
             raise TypeError(
                 f"llm: expected a ragas InstructorBaseRagasLLM or BaseRagasLLM, got {type(llm).__name__}"
             )
+        register_secrets_in(llm)
         self.llm = llm
         self._instructor = isinstance(llm, InstructorBaseRagasLLM)
         self.name = f"ragas:{_model_name(llm)}"
@@ -58,7 +60,8 @@ class RagasJudge:
                 return await self._instructor_call(request)
             return await self._legacy_call(request)
         except Exception as exc:
-            raise classify_exception(exc) from None
+            failure = classify_exception(exc)
+        raise failure  # outside the handler: the provider's error is not chained
 
     async def _instructor_call(self, request: JudgeRequest) -> JudgeReply:
         if getattr(self.llm, "is_async", True):

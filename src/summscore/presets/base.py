@@ -11,6 +11,8 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from .._calls import CallLog, JudgeCaller
+from .._redact import redact
+from ..errors import JudgeError
 from ..prompts.base import Rendered
 from ..prompts.replies import AnswersReply, ClaimsReply, QuestionsReply, VerdictItem, VerdictsReply
 
@@ -90,8 +92,23 @@ class Context:
 
     async def ask_one(
         self, task: str, rendered: Rendered, reply_model: type[M], *, inputs: Mapping[str, Any]
-    ) -> M:
-        return await self.caller.ask_text(self.log, task, rendered, reply_model, inputs=inputs)
+    ) -> M | None:
+        """Ask a side question whose answer does not change the score (the reason).
+
+        Returns None when the judge failed on it after the retries; the failure is then recorded
+        in the result's warnings (``"<task>: the judge failed ...; score kept"``) and the score and
+        components computed so far are kept.
+        """
+        try:
+            return await self.caller.ask_text(self.log, task, rendered, reply_model, inputs=inputs)
+        except JudgeError as exc:
+            self.log.warn(
+                redact(
+                    f"{task}: the judge failed on this call after retries "
+                    f"({type(exc).__name__}: {exc}); score kept, {task} left empty"
+                )
+            )
+            return None
 
     # The judge steps more than one preset takes, each asked the same way everywhere.
 

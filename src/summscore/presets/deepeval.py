@@ -173,7 +173,7 @@ class DeepEvalPreset(Preset):
                     "questions": missed,
                 },
             )
-            fields["reason"] = reply.reason
+            fields["reason"] = reply.reason if reply is not None else None
         else:
             fields["reason"] = _explain(score, alignment, coverage, claim_checks, missed)
         return fields

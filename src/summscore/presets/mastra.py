@@ -111,7 +111,7 @@ class MastraPreset(Preset):
                     "questions": missed,
                 },
             )
-            reason = reply.reason
+            reason = reply.reason if reply is not None else None
         else:
             reason = _explain(score, alignment, coverage, claim_checks, missed)
         return {
