@@ -119,12 +119,9 @@ def run_everything(
     model = MODEL if backend in OPENAI_CLIENTS else None
     with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.DEBUG):
         warnings.simplefilter("always")
-        scorer = (
-            SummarizationScorer(
-                llm=llm, model=model, preset=preset, reply_cache=cache, include_reason=True, **FAST
-            )
-            if preset != "ragas"
-            else SummarizationScorer(llm=llm, model=model, preset=preset, reply_cache=cache, **FAST)
+        options = dict(FAST, include_reason=True) if preset == "deepeval" else FAST
+        scorer = SummarizationScorer(
+            llm=llm, model=model, preset=preset, reply_cache=cache, **options
         )
         rows = scorer.score_many([{"source": SOURCE, "summary": SUMMARY}])
         for i, row in enumerate(rows):
