@@ -192,3 +192,10 @@ def test_log_records_of_the_http_libraries_are_masked(caplog) -> None:
             logging.getLogger("summscore").exception("failed")
     text = caplog.text + "".join(r.getMessage() for r in caplog.records)
     assert caplog.records and not leaks(text, key)
+
+
+def test_replies_keep_prose_that_only_looks_like_a_credential() -> None:
+    key = fresh_key("sk-")
+    prose = "The password: changed yearly. The bearer instruments matured. An api_key=rotated."
+    assert redact_value({"claims": [prose]}) == {"claims": [prose]}
+    assert redact_value(f"leaked {key}") == "leaked ***"  # an sk- key, even unregistered

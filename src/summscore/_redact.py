@@ -155,16 +155,20 @@ def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def redact(text: str) -> str:
-    """Return ``text`` with credentials masked."""
-    if not text:
-        return text
+def _mask_known(text: str) -> str:
     with _lock:
         literal = list(_registered)
     spans: list[tuple[int, int]] = []
     for secret in {*literal, *_env_secrets()}:
         spans.extend(_secret_spans(text, secret))
-    text = _mask_spans(text, spans)
+    return _mask_spans(text, spans)
+
+
+def redact(text: str) -> str:
+    """Return ``text`` with credentials masked."""
+    if not text:
+        return text
+    text = _mask_known(text)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)
@@ -177,12 +181,24 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def _redact_reply_text(text: str) -> str:
+    # Replies are data the scoring goes on with: only what is surely a key is masked (registered
+    # and environment secrets, sk- style keys), not prose such as "password: ..." or "bearer ...".
+    if not text:
+        return text
+    return _PATTERNS[1].sub(_MASK, _mask_known(text))
+
+
 def redact_value(value: Any) -> Any:
-    """``value`` with every string in it redacted: a string, a dict or list of them, or a pydantic
-    model. Returns ``value`` itself when nothing needed masking (a model whose dump changed comes
-    back as the redacted dict, which the reply parser accepts like the model)."""
+    """A judge's reply with every key in it masked: a string, a dict or list of them, or a
+    pydantic model. Returns ``value`` itself when nothing needed masking (a model whose dump
+    changed comes back as the masked dict, which the reply parser accepts like the model).
+
+    Masks registered and environment secrets and ``sk-`` style keys, not the looser patterns
+    :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
+    """
     if isinstance(value, str):
-        return redact(value)
+        return _redact_reply_text(value)
     if isinstance(value, BaseModel):
         dumped = value.model_dump(mode="json")
         cleaned = redact_value(dumped)
