@@ -17,6 +17,7 @@ HTTP and framework libraries the judges use.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -155,11 +156,34 @@ def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _mask_known(text: str) -> str:
+def _known_secrets() -> frozenset[str]:
     with _lock:
         literal = list(_registered)
+    return frozenset({*literal, *_env_secrets()})
+
+
+@functools.lru_cache(maxsize=32)
+def _any_piece(known: frozenset[str]) -> re.Pattern[str] | None:
+    """One pattern matching any block :func:`_secret_spans` starts from: a quick "nothing to do"."""
+    pieces = set()
+    for secret in known:
+        if len(secret) <= WINDOW:
+            pieces.add(secret)
+        else:
+            block = WINDOW // 2
+            pieces.update(secret[i : i + block] for i in range(0, len(secret) - block + 1, block))
+    if not pieces:
+        return None
+    return re.compile("|".join(re.escape(p) for p in sorted(pieces, key=len, reverse=True)))
+
+
+def _mask_known(text: str, known: frozenset[str] | None = None) -> str:
+    known = _known_secrets() if known is None else known
+    quick = _any_piece(known)
+    if quick is None or quick.search(text) is None:
+        return text
     spans: list[tuple[int, int]] = []
-    for secret in {*literal, *_env_secrets()}:
+    for secret in known:
         spans.extend(_secret_spans(text, secret))
     return _mask_spans(text, spans)
 
@@ -181,12 +205,13 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _redact_reply_text(text: str) -> str:
+def _redact_reply_text(text: str, known: frozenset[str]) -> str:
     # Replies are data the scoring goes on with: only what is surely a key is masked (registered
     # and environment secrets, sk- style keys), not prose such as "password: ..." or "bearer ...".
     if not text:
         return text
-    return _PATTERNS[1].sub(_MASK, _mask_known(text))
+    text = _mask_known(text, known)
+    return _PATTERNS[1].sub(_MASK, text) if "-" in text else text
 
 
 def redact_value(value: Any) -> Any:
@@ -197,17 +222,21 @@ def redact_value(value: Any) -> Any:
     Masks registered and environment secrets and ``sk-`` style keys, not the looser patterns
     :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
     """
+    return _redact_reply(value, _known_secrets())
+
+
+def _redact_reply(value: Any, known: frozenset[str]) -> Any:
     if isinstance(value, str):
-        return _redact_reply_text(value)
+        return _redact_reply_text(value, known)
     if isinstance(value, BaseModel):
         dumped = value.model_dump(mode="json")
-        cleaned = redact_value(dumped)
+        cleaned = _redact_reply(dumped, known)
         return value if cleaned == dumped else cleaned
     if isinstance(value, dict):
-        out = {redact_value(k): redact_value(v) for k, v in value.items()}
+        out = {_redact_reply(k, known): _redact_reply(v, known) for k, v in value.items()}
         return value if out == value else out
     if isinstance(value, (list, tuple)):
-        items = [redact_value(v) for v in value]
+        items = [_redact_reply(v, known) for v in value]
         return value if items == list(value) else type(value)(items)
     return value
 
