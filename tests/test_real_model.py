@@ -17,6 +17,7 @@ pytestmark = pytest.mark.real_model
 GGUF = os.environ.get("SUMMSCORE_REAL_MODEL_GGUF")
 PYTHON = os.environ.get("SUMMSCORE_LLAMA_PYTHON")
 PAIRS = int(os.environ.get("SUMMSCORE_REAL_MODEL_PAIRS", "6"))
+BUDGET = float(os.environ.get("SUMMSCORE_REAL_MODEL_BUDGET", "1800"))  # seconds, all systems
 
 
 @pytest.mark.skipif(not (GGUF and PYTHON), reason="needs SUMMSCORE_REAL_MODEL_GGUF and _PYTHON")
@@ -26,7 +27,7 @@ def test_summscore_scores_every_row_upstream_scores_on_a_real_model() -> None:
 
     assert GGUF and PYTHON
     with LlamaServer(GGUF, PYTHON) as server:
-        runs = run_suite(server.url, pairs=select(PAIRS), budget=900)
+        runs = run_suite(server.url, pairs=select(PAIRS), budget=BUDGET / 8)
     report = table(runs)
     out = Path("summscore-out")
     out.mkdir(exist_ok=True)
