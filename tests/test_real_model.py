@@ -17,7 +17,7 @@ pytestmark = pytest.mark.real_model
 GGUF = os.environ.get("SUMMSCORE_REAL_MODEL_GGUF")
 PYTHON = os.environ.get("SUMMSCORE_LLAMA_PYTHON")
 PAIRS = int(os.environ.get("SUMMSCORE_REAL_MODEL_PAIRS", "6"))
-BUDGET = float(os.environ.get("SUMMSCORE_REAL_MODEL_BUDGET", "1800"))  # seconds, all systems
+BUDGET = float(os.environ.get("SUMMSCORE_REAL_MODEL_BUDGET", "1200"))  # seconds, all systems
 
 
 @pytest.mark.skipif(not (GGUF and PYTHON), reason="needs SUMMSCORE_REAL_MODEL_GGUF and _PYTHON")
