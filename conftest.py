@@ -12,6 +12,11 @@ for name, value in {
     "DO_NOT_TRACK": "1",
     "ERROR_REPORTING": "NO",
     "HF_HUB_OFFLINE": "1",
+    # litellm (under mlflow and opik) fetches a price map from the network unless told not to.
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "MLFLOW_TRACKING_URI": "",
+    "OPIK_URL_OVERRIDE": "http://127.0.0.1:9/api",
+    "OPIK_TRACK_DISABLE": "true",
 }.items():
     os.environ.setdefault(name, value)
 

@@ -24,6 +24,7 @@ from .base import Judge, JudgeReply, JudgeRequest
 if TYPE_CHECKING:
     from .deepeval_model import DeepEvalJudge
     from .function import FunctionJudge
+    from .inspect_model import InspectJudge
     from .langchain_chat import LangChainJudge
     from .lexical import LexicalJudge
     from .openai_client import OpenAIJudge
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DeepEvalJudge",
     "FunctionJudge",
+    "InspectJudge",
     "Judge",
     "JudgeReply",
     "JudgeRequest",
@@ -45,6 +47,7 @@ __all__ = [
 _LAZY = {
     "DeepEvalJudge": ".deepeval_model",
     "FunctionJudge": ".function",
+    "InspectJudge": ".inspect_model",
     "LangChainJudge": ".langchain_chat",
     "LexicalJudge": ".lexical",
     "OpenAIJudge": ".openai_client",
@@ -109,6 +112,12 @@ def resolve_judge(llm: Any, model: str | None = None, **judge_options: Any) -> J
             from .deepeval_model import DeepEvalJudge
 
             return DeepEvalJudge(llm)
+    if _loaded("inspect_ai"):
+        from .inspect_model import InspectJudge, is_inspect_model
+
+        if is_inspect_model(llm):
+            _no_model(model, llm)
+            return InspectJudge(llm)
     if _loaded("langchain_core"):
         from langchain_core.language_models import BaseChatModel
 

@@ -1,0 +1,73 @@
+"""The Inspect AI face inside inspect_ai.eval(), against the compat judge server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from compat.clients import MODEL, async_client
+from compat.corpus import case
+from compat.oracle import answer
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import generate
+
+from summscore import SummarizationScorer
+from summscore.inspect import summarization
+
+CASES = [
+    case("news-tesla-faithful"),
+    case("news-tesla-misattributed"),
+    case("science-crispr-omits"),
+]
+
+
+def _task(scorer: Any) -> Task:
+    """Each sample's input is the source; a mock model 'writes' the case's summary."""
+    samples = [Sample(input=c.source, id=c.id) for c in CASES]
+    outputs = [ModelOutput.from_content(model="mockllm/model", content=c.summary) for c in CASES]
+    for output in outputs:  # given usage: mockllm would otherwise count tokens with tiktoken,
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)  # a download
+    summarizer = get_model("mockllm/model", custom_outputs=outputs)
+    return Task(dataset=samples, solver=generate(), scorer=scorer, model=summarizer)
+
+
+def _scores(log: Any) -> dict[str, float]:
+    return {s.id: s.scores["summarization"].value for s in log.samples}
+
+
+def test_every_sample_is_scored_inside_inspect_eval(judge_server: Any, tmp_path: Path) -> None:
+    shared = SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset="deepeval")
+    [log] = eval(_task(summarization(scorer=shared)), log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    expected = {c.id: shared.score(c.source, c.summary).score for c in CASES}
+    assert _scores(log) == pytest.approx(expected)
+    metrics = log.results.scores[0].metrics
+    assert metrics["mean"].value == pytest.approx(sum(expected.values()) / len(expected))
+    assert "stderr" in metrics
+
+
+def _compat_grader(messages: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+    """An Inspect model answering as the compat judge server does, from the same oracle, with
+    the JSON schema the judge backend asked for."""
+    schema = config.response_schema.json_schema.model_dump(exclude_none=True)
+    reply = json.dumps(answer(messages[-1].text, schema))
+    output = ModelOutput.from_content(model="mockllm/grader", content=reply)
+    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return output
+
+
+def test_an_inspect_model_can_be_the_judge(judge_server: Any, tmp_path: Path) -> None:
+    grader = get_model("mockllm/grader", custom_outputs=_compat_grader)
+    task = _task(summarization(preset="ragas", model=grader))
+    [log] = eval(task, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    reference = SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset="ragas")
+    expected = {c.id: reference.score(c.source, c.summary).score for c in CASES}
+    assert _scores(log) == pytest.approx(expected)
