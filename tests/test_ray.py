@@ -104,3 +104,29 @@ def test_a_bad_row_keeps_its_place_and_result_columns_never_replace_input_column
         score_dataset(clashing, factory)
     kept = score_dataset(clashing, factory, prefix="summscore_", num_cpus=0.5).take_all()
     assert kept[0]["score"] == 1.0 and kept[0]["summscore_score"] is not None
+
+
+def test_the_cli_on_ray_writes_what_the_local_engine_writes(
+    local_ray: None, judge_server: JudgeServer, tmp_path: Path
+) -> None:
+    import json
+
+    from summscore.cli import main
+
+    data = tmp_path / "runs.jsonl"
+    lines = [
+        json.dumps({"id": r["id"], "contexts": r["contexts"], "summary": r["summary"]})
+        for r in _rows(6)
+    ]
+    lines.insert(2, "{broken")
+    lines.append(json.dumps({"id": "blank", "source": "Rain fell.", "summary": " "}))
+    data.write_text("\n".join(lines), encoding="utf-8")
+    common = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
+    common += ["--model", MODEL, "--preset", "mastra", "--max-concurrency", "2", "--no-progress"]
+    local, on_ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
+    assert main([*common, "--out", str(local)]) == 1  # two rows fail, and say why
+    assert main([*common, "--out", str(on_ray), "--engine", "ray"]) == 1
+    expected = [json.loads(line) for line in local.read_text().splitlines()]
+    got = [json.loads(line) for line in on_ray.read_text().splitlines()]
+    assert [r["id"] for r in got] == [r["id"] for r in expected]
+    assert got == expected

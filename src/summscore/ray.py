@@ -160,3 +160,97 @@ def score_dataset(
         num_cpus=num_cpus,
         zero_copy_batch=True,
     )
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer]) -> int:
+    """``summscore score INPUT --engine ray [--address ...]``: the file's rows scored on Ray.
+
+    Rows are read on the driver with the CLI's own reader (so a broken row is reported exactly as
+    without Ray), scored by actors on the cluster, and written in input order to ``--out``.
+    Returns the CLI's exit status; raises ValueError on bad usage.
+    """
+    import sys
+    from pathlib import Path
+
+    from ._inputs import check_questions, check_source, check_summary
+    from .datasets import ResultWriter, read_rows
+    from .stats import describe
+
+    try:
+        import ray
+    except ImportError as exc:
+        raise MissingExtraError("ray", "ray", "--engine ray", exc) from None
+    if args.report:
+        raise ValueError("--report is not available with --engine ray yet; drop one of them")
+    path = Path(args.input)
+    columns = Columns(
+        args.source_column, args.summary_column, args.id_column, args.questions_column
+    )
+    out = Path(args.out) if args.out else Path("summscore-out") / f"{path.stem}.results.jsonl"
+    local = make_scorer(args)  # checks the options here, before any cluster work
+    ids: list[Any] = []
+    failed: dict[int, Any] = {}  # rows that cannot be scored, by index: their result
+    items: list[dict[str, Any]] = []
+    for index, row in enumerate(read_rows(path, columns)):
+        if args.limit is not None and index >= args.limit:
+            break
+        ids.append(row.id)
+        try:
+            if row.error is not None:
+                raise ValueError(row.error)
+            text = check_source(row.source)
+            summary = check_summary(row.summary)
+            questions = check_questions(row.assessment_questions)
+        except (TypeError, ValueError) as exc:
+            failed[index] = local.failed_result(exc)
+            continue
+        questions_list = list(questions) if questions else None
+        items.append({"i": index, "source": text, "summary": summary, "q": questions_list})
+    if not ids:
+        raise ValueError(f"{path}: the file has no rows")
+    owner = not ray.is_initialized()  # a caller that already joined a cluster keeps it
+    if owner:
+        ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+    try:
+        context = ray.data.DataContext.get_current()
+        context.execution_options.preserve_order = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        actors = max(1, min(args.max_concurrency, cpus))
+        scored_rows: Any = iter(())
+        if items:
+            dataset = ray.data.from_items(items)
+            scored = score_dataset(
+                dataset,
+                functools.partial(make_scorer, args),
+                max_concurrency=args.max_concurrency,
+                actors=actors,
+                columns=Columns(source="source", summary="summary", id="i", questions="q"),
+                prefix="result_",
+            )
+            scored_rows = iter(scored.iter_rows())
+        scores: list[float | None] = []
+        with ResultWriter(out) as writer:
+            for index, row_id in enumerate(ids):
+                if index in failed:
+                    record = output_row(row_id, failed[index])
+                else:
+                    done = next(scored_rows)
+                    assert done["i"] == index, "Ray returned rows out of order"
+                    record = {"id": row_id}
+                    for name in RESULT_COLUMNS:
+                        value = done["result_" + name]
+                        record[name] = value.tolist() if hasattr(value, "tolist") else value
+                writer.write(record)
+                scores.append(record["score"])
+    finally:
+        if owner:
+            ray.shutdown()
+    table = describe(scores).rows()
+    width = max(len(label) for label, _ in table)
+    print(f"summscore: {local.preset} preset, judge {local.judge.name}, on Ray", file=sys.stderr)
+    print("\n".join(f"  {label:<{width}}  {value}" for label, value in table), file=sys.stderr)
+    print(f"results: {out}", file=sys.stderr)
+    return 1 if failed or any(s is None for s in scores) else 0
