@@ -136,7 +136,7 @@ def score_dataset(
             the offline judge is CPU-bound and wants 1).
     """
     try:
-        import ray.data  # noqa: F401
+        import ray.data
     except ImportError as exc:
         raise MissingExtraError("ray", "ray", "summscore.ray", exc) from None
     for name, value in (("max_concurrency", max_concurrency), ("actors", actors)):
@@ -156,7 +156,7 @@ def score_dataset(
         fn_constructor_args=(make_scorer, share, columns or Columns(), prefix),
         batch_format="pyarrow",
         batch_size=batch_size,
-        concurrency=actors,
+        compute=ray.data.ActorPoolStrategy(size=actors),
         num_cpus=num_cpus,
         zero_copy_batch=True,
     )
@@ -221,7 +221,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
         actors = max(1, min(args.max_concurrency, cpus))
         scored_rows: Any = iter(())
         if items:
-            dataset = ray.data.from_items(items)
+            dataset = ray.data.from_items(items, override_num_blocks=min(len(items), 4 * actors))
             scored = score_dataset(
                 dataset,
                 functools.partial(make_scorer, args),
