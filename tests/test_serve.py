@@ -250,3 +250,18 @@ def test_the_openapi_document_describes_the_contract(scorer: SummarizationScorer
         "maxQuestions",
         "include_reason",
     }
+
+
+async def test_a_deepeval_server_names_its_own_options_in_errors() -> None:
+    app = create_app(SummarizationScorer(LexicalJudge(), preset="deepeval"))
+    case = {"source": SOURCE, "summary": SUMMARY}
+    async with _client(app) as client:
+        typed = await client.post("/v1/score", json={**case, "options": {"strict_mode": "yes"}})
+        scale = await client.post("/v1/score", json={**case, "options": {"scale": 10}})
+        source = await client.post("/v1/score", json={**case, "source": [SOURCE, 3]})
+        strict = await client.post("/v1/score", json={**case, "options": {"strict_mode": True}})
+    assert typed.status_code == 422 and typed.json()["error"]["field"] == "options.strict_mode"
+    assert scale.json()["error"]["field"] == "options.scale"
+    assert "not an option of the deepeval preset" in scale.json()["error"]["message"]
+    assert source.status_code == 422 and source.json()["error"]["field"].startswith("source")
+    assert strict.status_code == 200 and strict.json()["threshold"] == 1.0

@@ -73,9 +73,16 @@ def field_path(loc: tuple[Any, ...] | list[Any]) -> str | None:
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif part not in ("body",) and not str(part).startswith(("function-", "str", "list[")):
+        elif part != "body" and not _is_union_tag(str(part)):
             path += f".{part}" if path else str(part)
     return path or None
+
+
+def _is_union_tag(part: str) -> bool:
+    """pydantic names the union member it tried ("str", "list[str]"); the client never sent it."""
+    return part in ("str", "int", "float", "bool") or part.startswith(
+        ("list[", "dict[", "function-", "json-or-python")
+    )
 
 
 def _describe(
