@@ -260,8 +260,12 @@ async def test_a_deepeval_server_names_its_own_options_in_errors() -> None:
         scale = await client.post("/v1/score", json={**case, "options": {"scale": 10}})
         source = await client.post("/v1/score", json={**case, "source": [SOURCE, 3]})
         strict = await client.post("/v1/score", json={**case, "options": {"strict_mode": True}})
+        text = await client.post("/v1/score", json={**case, "options": {"n": "3"}})
+        whole = await client.post("/v1/score", json={**case, "options": {"n": 3.0}})
     assert typed.status_code == 422 and typed.json()["error"]["field"] == "options.strict_mode"
     assert scale.json()["error"]["field"] == "options.scale"
     assert "not an option of the deepeval preset" in scale.json()["error"]["message"]
     assert source.status_code == 422 and source.json()["error"]["field"].startswith("source")
     assert strict.status_code == 200 and strict.json()["threshold"] == 1.0
+    assert text.status_code == 422 and "not text" in text.json()["error"]["message"]
+    assert whole.status_code == 200  # JSON Schema's integer: 3.0 is 3

@@ -7,9 +7,11 @@ from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
+    Strict,
     WithJsonSchema,
     create_model,
     field_validator,
@@ -40,8 +42,22 @@ def _not_both(schema: dict[str, Any]) -> None:
         schema["not"] = both  # one of the two names, not both
 
 
+def _not_text(value: Any) -> Any:
+    if isinstance(value, (str, bytes)):
+        raise ValueError("must be a number, not text")
+    return value
+
+
+# JSON numbers as JSON Schema reads them (2.0 is an integer), never numbers spelt as text. The
+# bounds go before the validator so that the OpenAPI document shows them as minimum/maximum.
+_Positive = Annotated[float, Field(gt=0), BeforeValidator(_not_text)]
+_Unit = Annotated[float, Field(ge=0, le=1), BeforeValidator(_not_text)]
+_Count = Annotated[int, Field(ge=1), BeforeValidator(_not_text)]
+_Flag = Annotated[bool, Strict()]
+
+
 class _Options(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_not_both)
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_not_both)
 
     @model_validator(mode="after")
     def _one_question_count(self) -> Any:
@@ -65,15 +81,17 @@ class ScoreOptions(_Options):
     options it accepts (see :func:`server_models`).
     """
 
-    scale: float | None = Field(None, gt=0, description="mastra: maximum score, e.g. 10")
-    n: int | None = Field(None, ge=1, description="deepeval / mastra: questions to generate")
-    maxQuestions: int | None = Field(None, ge=1, description="mastra 1.x's name for n")
-    version: str | None = Field(None, description="mastra: the rule version, e.g. '0.x'")
-    threshold: float | None = Field(None, ge=0, le=1, description="deepeval: the pass mark")
-    strict_mode: bool | None = Field(None, description="deepeval: strict mode")
-    coeff: float | None = Field(None, ge=0, le=1, description="ragas: weight of conciseness")
-    length_penalty: bool | None = Field(None, description="ragas: blend in conciseness")
-    include_reason: bool | None = Field(None, description="deepeval / mastra: write a reason")
+    scale: _Positive | None = Field(None, description="mastra: maximum score, e.g. 10")
+    n: _Count | None = Field(None, description="deepeval / mastra: questions to generate")
+    maxQuestions: _Count | None = Field(None, description="mastra 1.x's name for n")
+    version: Annotated[str, Strict()] | None = Field(
+        None, description="mastra: the rule version, e.g. '0.x'"
+    )
+    threshold: _Unit | None = Field(None, description="deepeval: the pass mark")
+    strict_mode: _Flag | None = Field(None, description="deepeval: strict mode")
+    coeff: _Unit | None = Field(None, description="ragas: weight of conciseness")
+    length_penalty: _Flag | None = Field(None, description="ragas: blend in conciseness")
+    include_reason: _Flag | None = Field(None, description="deepeval / mastra: write a reason")
 
 
 def _as_value_error(check: Any, value: Any) -> Any:
@@ -156,8 +174,10 @@ def server_models(
         if option not in allowed:
             continue
         if option == "n":
-            limited: Any = Field(None, ge=1, le=max_questions, description=info.description)
-            fields[name] = (info.annotation, limited)
+            limited: Any = (
+                Annotated[int, Field(ge=1, le=max_questions), BeforeValidator(_not_text)] | None
+            )
+            fields[name] = (limited, Field(None, description=info.description))
         else:
             fields[name] = (info.annotation, info)
     options = create_model("ScoreOptions", __base__=_Options, **fields)
