@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -225,7 +225,7 @@ def _to_row(
     names: FieldNames,
     csv_like: bool,
     encoding: str,
-    fallback: dict[str, Sequence[str]],
+    fallback: Mapping[str, Sequence[str]],
 ) -> Row:
     where = record.where
     if record.fields is None:
