@@ -213,7 +213,12 @@ def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
                 line = next(lines)
             except StopIteration:
                 return
-            except (OSError, EOFError, zlib.error) as exc:  # a damaged or truncated .gz
+            except (
+                OSError,
+                EOFError,
+                zlib.error,
+                UnicodeError,
+            ) as exc:  # a damaged or truncated .gz
                 yield Record(number + 1, f"line {line_number + 1}", problem=_damaged(path, exc))
                 return
             line_number += 1
@@ -236,7 +241,7 @@ def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
     try:
         with text:
             content = text.read()
-    except (OSError, EOFError, zlib.error) as exc:
+    except (OSError, EOFError, zlib.error, UnicodeError) as exc:
         raise InputError(f"{path}: {_damaged(path, exc)}") from None
     value, problem = _loads(content)
     if problem is not None:
@@ -260,7 +265,7 @@ def _delimited(path: Path, text: IO[str], encoding: str, delimiter: str) -> Reco
     reader = csv.reader(text, delimiter=delimiter)
     try:
         header = next(reader, None)
-    except (csv.Error, OSError, EOFError, zlib.error) as exc:
+    except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
         raise InputError(f"{path}: cannot read the header line ({exc})") from None
     if header is None:
         text.close()
@@ -288,7 +293,7 @@ def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) ->
                 number += 1
                 yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
                 continue
-            except (OSError, EOFError, zlib.error) as exc:
+            except (OSError, EOFError, zlib.error, UnicodeError) as exc:
                 yield Record(number + 1, f"line {start}", problem=_damaged(path, exc))
                 return
             if not cells or (len(cells) == 1 and not cells[0].strip()):
