@@ -188,6 +188,8 @@ def _check_rows(path: Path) -> int:
 
 @_FUZZ
 @given(data=st.one_of(_jsonl_bytes(), st.binary(max_size=300)), gzipped=st.booleans())
+@example(data=b"\x1f\x8b", gzipped=False)  # found by this test: a gzip header and nothing else
+@example(data=b'\xff\xfe{"source": "", "summary": ""}', gzipped=False)  # UTF-16, odd length
 def test_the_reader_reads_any_jsonl_bytes_without_a_traceback(
     tmp_path_factory: pytest.TempPathFactory, data: bytes, gzipped: bool
 ) -> None:

@@ -171,6 +171,8 @@ def open_records(path: str | Path, encoding: str = "utf-8") -> RecordFile:
         text, encoding = _open_text(raw, encoding, newline="" if fmt in ("csv", "tsv") else None)
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except (EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: a damaged gzip file ({exc})") from None
     if fmt == "jsonl":
         return RecordFile(path, fmt, encoding, _jsonl(path, text))
     if fmt == "json":
