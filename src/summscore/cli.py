@@ -331,6 +331,8 @@ def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
         raise UsageError(f"--out {out} is the input file; name another results file")
     if out.is_dir():
         raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
+    if args.resume and out.exists() and not is_results_file(out):
+        raise UsageError(f"--resume: {out} is not a summscore results file")
     if out.exists() and not args.force and not is_results_file(out):
         raise UsageError(
             f"--out {out} exists and is not a summscore results file; "
@@ -379,6 +381,10 @@ def run_score(args: argparse.Namespace) -> int:
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     _check_out(args, path, out)
+    rows = iter(reader)
+    first = next(rows, None)
+    if first is None:
+        raise UsageError(f"{path}: the file has no rows")
     used = reader.columns
     print(
         f"summscore: {path.name}: source column {used.source!r}, summary column "
@@ -409,7 +415,7 @@ def run_score(args: argparse.Namespace) -> int:
     if not args.no_progress:
         total = count_records(path, args.encoding)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
-    interrupted = _run(args, scorer, _limited(iter(reader), args.limit), sink, total)
+    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit), sink, total)
     if target != out and target is not None and out is not None:
         os.replace(target, out)
     where = "stdout" if out is None else str(out)
@@ -463,6 +469,11 @@ def _run(
         sink.finish(interrupted)
         sink.writer.close()
     return interrupted
+
+
+def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
+    yield first
+    yield from rest
 
 
 def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
