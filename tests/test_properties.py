@@ -310,7 +310,12 @@ def test_the_report_writer_survives_a_lone_surrogate(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- the command
 
 
+def _not_strict_json(name: str) -> Any:
+    raise AssertionError(f"{name} in a results file: not strict JSON")
+
+
 @settings(_FUZZ, max_examples=max(10, _EXAMPLES // 4))
+@example(data=b'{"id": 1e999, "source": NaN, "summary": "x"}\n{"id": -Infinity}')
 @given(data=_jsonl_bytes())
 def test_the_command_never_raises_and_writes_one_row_per_record(
     tmp_path_factory: pytest.TempPathFactory, data: bytes
@@ -324,6 +329,9 @@ def test_the_command_never_raises_and_writes_one_row_per_record(
     if code == 2:
         assert not out.exists()
         return
-    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    rows = [
+        json.loads(line, parse_constant=_not_strict_json)
+        for line in out.read_text(encoding="utf-8").splitlines()
+    ]
     assert len(rows) == _check_rows(path)
     assert all((r["error"] is None) == (r["score"] is not None) for r in rows)

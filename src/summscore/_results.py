@@ -54,12 +54,11 @@ def output_row(
     warnings: list[str] | None = None,
 ) -> dict[str, Any]:
     """One output record: id, score, components, reason, error, evidence and provenance."""
-    score = None if math.isnan(result.score) else result.score
     usage = result.usage
     return {
-        "id": row_id,
-        "score": score,
-        **{name: getattr(result, name) for name in _COMPONENTS},
+        "id": _finite(row_id),
+        "score": _finite(result.score),
+        **{name: _finite(getattr(result, name)) for name in _COMPONENTS},
         "success": result.success,
         "reason": result.reason,
         "error": result.error,
@@ -76,6 +75,11 @@ def output_row(
         "output_tokens": usage.output_tokens,
         "cost": usage.cost,
     }
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities are None: results files are strict JSON."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _output_format(path: Path) -> str:

@@ -244,7 +244,7 @@ def _to_row(
         elif (
             value is not None
             and value != ""
-            and not (isinstance(value, float) and math.isnan(value))
+            and not (isinstance(value, float) and not math.isfinite(value))
         ):
             row_id = value
             if isinstance(value, str) and undecodable(value):
