@@ -227,3 +227,19 @@ def test_default_out_name_drops_the_format_and_compression_suffixes(
     )
     assert _score("news.jsonl.gz") == 0
     assert os.path.exists("summscore-out/news.results.jsonl")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])
+def test_resume_works_for_every_results_format(tmp_path: Path, suffix: str) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    from summscore.datasets import read_results
+
+    data = _write(tmp_path / "data.jsonl", _cases(5))
+    out = tmp_path / f"out{suffix}"
+    assert _score(str(data), "--out", str(out), "--limit", "2") == 0
+    first = list(read_results(out))
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    rows = list(read_results(out))
+    assert [str(r["id"]) for r in rows] == ["c0", "c1", "c2", "c3", "c4"]
+    assert rows[:2] == first
