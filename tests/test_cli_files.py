@@ -243,3 +243,33 @@ def test_resume_works_for_every_results_format(tmp_path: Path, suffix: str) -> N
     rows = list(read_results(out))
     assert [str(r["id"]) for r in rows] == ["c0", "c1", "c2", "c3", "c4"]
     assert rows[:2] == first
+
+
+def test_ctrl_c_during_resume_loses_none_of_the_earlier_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cases = _cases(10)
+    data = _write(tmp_path / "data.jsonl", cases)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    full = _jsonl(out)
+    # The earlier run holds rows 0, 7, 8 and 9; the resumed run is stopped after two new rows.
+    out.write_text("".join(json.dumps(full[i]) + "\n" for i in (0, 7, 8, 9)), encoding="utf-8")
+    real = SummarizationScorer.ascore
+    calls = 0
+
+    async def interrupted(self: SummarizationScorer, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+            await asyncio.sleep(5)
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SummarizationScorer, "ascore", interrupted)
+    assert _score(str(data), "--out", str(out), "--resume", "--max-concurrency", "1") == 130
+    ids = {r["id"] for r in _jsonl(out)}
+    assert {"c0", "c7", "c8", "c9"} <= ids and len(ids) == len(_jsonl(out))
+    monkeypatch.setattr(SummarizationScorer, "ascore", real)
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    assert _jsonl(out) == full

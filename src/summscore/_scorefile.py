@@ -93,6 +93,7 @@ class RunSink:
         # would take billions of rows).
         self._seen: set[int] = set()
         self._occurrences: dict[str, int] = {}
+        self._replaces: dict[int, tuple[str, int]] = {}
 
     def previous(self, row: Row) -> dict[str, Any] | None:
         """The earlier run's record for ``row`` if it was scored there (``--resume``)."""
@@ -101,8 +102,13 @@ class RunSink:
         key = _key(row.id)
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
-        record = self.resume.old.pop((key, occurrence), None)
-        if record is not None and _usable(record):
+        record = self.resume.old.get((key, occurrence))
+        if record is None:
+            return None
+        # The earlier record leaves ``old`` only when this row is written: if the run is
+        # stopped before, finish() keeps it.
+        self._replaces[id(row)] = (key, occurrence)
+        if _usable(record):
             self.resume.reused += 1
             return record
         return None
@@ -118,6 +124,8 @@ class RunSink:
         return [f"duplicate id {row.id!r}: an earlier row has the same id ({row.where})"]
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
+        if self.resume is not None and (key := self._replaces.pop(id(row), None)) is not None:
+            self.resume.old.pop(key, None)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
             self.writer.write(outcome)

@@ -52,8 +52,14 @@ examples:
   # Mastra's rule on a 0-10 scale, custom column names
   summscore score runs.parquet --preset mastra --scale 10 --source-column article --summary-column tldr
 
+  # a ragas or deepeval export, gzipped, results as JSONL on stdout
+  summscore score ragas_export.jsonl.gz --out - > scores.jsonl
+
+  # after Ctrl-C (or a judge outage): score only the rows the results file lacks
+  summscore score big.jsonl --out big.results.jsonl --resume
+
 exit status: 0 every row scored, 1 some rows failed (see their "error"), 2 bad usage or input,
-130 interrupted (the rows finished so far are written).
+130 interrupted (the rows finished so far are written, and the --report for them).
 """
 
 
