@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -57,6 +58,45 @@ class ResumeState:
         return sum(1 for r in self.old.values() if _usable(r))
 
 
+class _HashSet:
+    """The ids seen so far, as 64-bit hashes in one flat array (open addressing, linear probing):
+    8 to 16 bytes per row instead of a Python set's ~60. Two different ids share a hash once in
+    billions of rows; the cost then is one wrong duplicate warning."""
+
+    def __init__(self) -> None:
+        self._slots = array("Q", bytes(8 * 1024))
+        self._count = 0
+
+    def add(self, key: str) -> bool:
+        """Add ``key``; False when it was there already."""
+        value = (hash(key) & 0xFFFFFFFFFFFFFFFF) or 1  # 0 marks an empty slot
+        if self._insert(self._slots, value):
+            self._count += 1
+            if self._count * 2 > len(self._slots):
+                self._grow()
+            return True
+        return False
+
+    @staticmethod
+    def _insert(slots: array[int], value: int) -> bool:
+        mask = len(slots) - 1
+        index = value & mask
+        while True:
+            current = slots[index]
+            if current == 0:
+                slots[index] = value
+                return True
+            if current == value:
+                return False
+            index = (index + 1) & mask
+
+    def _grow(self) -> None:
+        old, self._slots = self._slots, array("Q", bytes(16 * len(self._slots)))
+        for value in old:
+            if value:
+                self._insert(self._slots, value)
+
+
 def _usable(record: dict[str, Any]) -> bool:
     return record.get("error") in (None, "") and record.get("score") not in (None, "")
 
@@ -89,9 +129,7 @@ class RunSink:
         self.written = 0
         self.duplicates = 0
         self.duplicate_ids: list[Any] = []
-        # Hashes, not ids: flat memory for duplicate detection (a collision among 64-bit hashes
-        # would take billions of rows).
-        self._seen: set[int] = set()
+        self._seen = _HashSet()
         self._occurrences: dict[str, int] = {}
         self._replaces: dict[int, tuple[str, int]] = {}
 
@@ -114,9 +152,7 @@ class RunSink:
         return None
 
     def _duplicate_warning(self, row: Row) -> list[str]:
-        marker = hash(_key(row.id))
-        if marker not in self._seen:
-            self._seen.add(marker)
+        if self._seen.add(_key(row.id)):
             return []
         self.duplicates += 1
         if len(self.duplicate_ids) < _MAX_DUPLICATES_LISTED:
