@@ -1,6 +1,6 @@
 """Peak memory of ``summscore score`` as the input grows: flat, or not?
 
-    python benchmarks/cli_memory.py                      # 10,000 and 200,000 rows (a few minutes)
+    python benchmarks/cli_memory.py                      # 10,000 and 200,000 rows (~10 min on 2 cores)
     python benchmarks/cli_memory.py --sizes 1000,20000   # quicker
 
 Each size is a generated JSONL file of short news-like rows, scored with the offline judge in a

@@ -273,3 +273,25 @@ def test_ctrl_c_during_resume_loses_none_of_the_earlier_rows(
     monkeypatch.setattr(SummarizationScorer, "ascore", real)
     assert _score(str(data), "--out", str(out), "--resume") == 0
     assert _jsonl(out) == full
+
+
+def test_whole_file_and_option_problems_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _write(tmp_path / "data.jsonl", _cases(2))
+    listed = tmp_path / "data.json"
+    listed.write_text('{"source": "not a list"}', encoding="utf-8")
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    out = str(tmp_path / "o.jsonl")
+    problems = {
+        "unknown encoding 'klingon'": [str(data), "--out", out, "--encoding", "klingon"],
+        "is a directory": [str(data), "--out", str(tmp_path)],
+        "--resume needs a results file": [str(data), "--out", "-", "--resume"],
+        "a .json input is a list of objects": [str(listed), "--out", out],
+        "broken.jsonl.gz": [str(broken), "--out", out],
+    }
+    for expected, args in problems.items():
+        assert _score(*args) == 2, expected
+        err = capsys.readouterr().err
+        assert expected in err and err.count("\n") == 1, err
