@@ -295,3 +295,13 @@ def test_whole_file_and_option_problems_are_one_line_and_exit_2(
         assert _score(*args) == 2, expected
         err = capsys.readouterr().err
         assert expected in err and err.count("\n") == 1, err
+
+
+def test_resume_with_a_limit_keeps_the_earlier_rows_beyond_it(tmp_path: Path) -> None:
+    data = _write(tmp_path / "data.jsonl", _cases(6))
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    full = _jsonl(out)
+    out.write_text("".join(json.dumps(r) + "\n" for r in full[1:]), encoding="utf-8")
+    assert _score(str(data), "--out", str(out), "--resume", "--limit", "2") == 0
+    assert _jsonl(out) == full

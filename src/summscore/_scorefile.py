@@ -40,7 +40,7 @@ class ResumeState:
 
     old: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     reused: int = 0
-    dropped: int = 0
+    kept_apart: int = 0
 
     @classmethod
     def load(cls, path: Path) -> ResumeState:
@@ -178,14 +178,14 @@ class RunSink:
             )
 
     def finish(self, interrupted: bool) -> None:
-        """On an interrupted ``--resume`` run, keep the earlier rows not reached yet."""
+        """``--resume``: the earlier rows not written again (not reached before Ctrl-C, beyond
+        ``--limit``, or with an id the input no longer has) are kept, after the others."""
         if self.resume is None:
             return
-        if interrupted:
-            for record in self.resume.old.values():
-                self.writer.write(record)
-        else:
-            self.resume.dropped = len(self.resume.old)
+        for record in self.resume.old.values():
+            self.writer.write(record)
+        if not interrupted:
+            self.resume.kept_apart = len(self.resume.old)
         self.resume.old.clear()
 
 
@@ -302,9 +302,10 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
     print(f"  {spend}", file=stream)
     if sink.resume is not None:
         print(f"  {sink.resume.reused} rows kept from the earlier run (--resume)", file=stream)
-        if sink.resume.dropped:
+        if sink.resume.kept_apart:
             print(
-                f"  {sink.resume.dropped} rows of the earlier results match no input row: left out",
+                f"  {sink.resume.kept_apart} rows of the earlier results were not scored in this "
+                "run (--limit, or ids the input no longer has): kept at the end of the file",
                 file=stream,
             )
     if sink.duplicates:
