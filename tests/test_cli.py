@@ -66,7 +66,7 @@ def test_a_row_that_fails_is_written_with_its_error_and_the_exit_status_is_1(
     assert rows[0]["error"] is None and rows[4]["error"] is None
     assert "line 2 is not valid JSON" in rows[1]["error"]
     assert "summary cannot be empty" in rows[2]["error"]
-    assert "has no source" in rows[3]["error"] and rows[3]["score"] is None
+    assert "line 4 (id 'd'): no summary" in rows[3]["error"] and rows[3]["score"] is None
 
 
 def test_csv_in_and_out_with_custom_columns_and_list_contexts(tmp_path: Path) -> None:
@@ -192,7 +192,7 @@ def test_missing_and_unknown_inputs_are_usage_errors(
     assert "no such file" in capsys.readouterr().err
     (tmp_path / "data.txt").write_text("x")
     assert main(["score", str(tmp_path / "data.txt")]) == 2
-    assert "use .jsonl, .csv or .parquet" in capsys.readouterr().err
+    assert "use .jsonl, .json, .csv, .tsv or .parquet" in capsys.readouterr().err
     (tmp_path / "empty.jsonl").write_text("\n")
     assert main(["score", str(tmp_path / "empty.jsonl")]) == 2
     assert "no rows" in capsys.readouterr().err

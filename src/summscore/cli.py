@@ -16,24 +16,23 @@ import sys
 import textwrap
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from . import __version__
-from ._inputs import Case
+from ._records import FORMATS, count_records
+from ._scorefile import ResumeState, RunSink, print_summary, score_rows
 from .datasets import (
     SOURCE_COLUMNS,
     SUMMARY_COLUMNS,
     Columns,
     ResultWriter,
     Row,
-    output_row,
-    read_rows,
+    is_results_file,
+    open_rows,
 )
 from .errors import MissingExtraError
-from .report import ReportCase, write_report
-from .result import SummaryResult
+from .report import write_report
 from .scorer import SummarizationScorer
-from .stats import describe
 
 __all__ = ["main"]
 
@@ -53,8 +52,14 @@ examples:
   # Mastra's rule on a 0-10 scale, custom column names
   summscore score runs.parquet --preset mastra --scale 10 --source-column article --summary-column tldr
 
+  # a ragas or deepeval export, gzipped, results as JSONL on stdout
+  summscore score ragas_export.jsonl.gz --out - > scores.jsonl
+
+  # after Ctrl-C (or a judge outage): score only the rows the results file lacks
+  summscore score big.jsonl --out big.results.jsonl --resume
+
 exit status: 0 every row scored, 1 some rows failed (see their "error"), 2 bad usage or input,
-130 interrupted (the rows finished so far are written).
+130 interrupted (the rows finished so far are written, and the --report for them).
 """
 
 
@@ -155,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     score = commands.add_parser(
         "score",
-        help="score a JSONL, CSV or Parquet file of (source, summary) rows",
+        help="score a JSONL, JSON, CSV, TSV or Parquet file of (source, summary) rows",
         description=(
             "Score every (source, summary) row of INPUT and write one result row per input row."
         ),
@@ -165,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "input",
         metavar="INPUT",
-        help="a .jsonl, .csv or .parquet file (Parquet needs pyarrow), e.g. examples/news.jsonl",
+        help="a .jsonl, .json (a list of objects), .csv, .tsv or .parquet file, optionally "
+        "gzipped (.jsonl.gz); Parquet needs pyarrow, e.g. examples/news.jsonl",
     )
     add_scorer_options(score)
     io = score.add_argument_group("input and output")
@@ -195,8 +201,27 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--out",
         metavar="PATH",
-        help="results file, .jsonl or .csv, one row per input row: id, score, components, reason, "
-        "error (default: summscore-out/<INPUT name>.results.jsonl), e.g. --out scores.csv",
+        help="results file, .jsonl, .csv, .tsv or .parquet, or - for JSONL on stdout; one row "
+        "per input row: id, score, components, reason, error, provenance (default: "
+        "summscore-out/<INPUT name>.results.jsonl); never the input, and a file summscore did "
+        "not write only with --force, e.g. --out scores.csv",
+    )
+    io.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the rows --out already holds (scored without error) and score only the "
+        "others; the file ends complete, in input order, e.g. after Ctrl-C: --resume",
+    )
+    io.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an --out or --report file that summscore did not write, e.g. --force",
+    )
+    io.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="text encoding of INPUT (default utf-8; a UTF-16 or UTF-8 byte-order mark wins); "
+        "undecodable rows fail with their line named, e.g. --encoding cp1252",
     )
     io.add_argument(
         "--report",
@@ -303,126 +328,59 @@ def _cli_names(message: str) -> str:
 # ------------------------------------------------------------------------------- the run
 
 
-def _count_rows(path: Path, columns: Columns, limit: int | None) -> int | None:
-    """Rows in the file, for the progress bar's ETA (None when counting is not cheap)."""
+def _default_out(path: Path) -> Path:
+    name = path.name
+    for suffix in (".gz", *FORMATS):
+        name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
+    return Path("summscore-out") / f"{name}.results.jsonl"
+
+
+def _same_file(a: Path, b: Path) -> bool:
     try:
-        if path.suffix.lower() == ".parquet":
-            import pyarrow.parquet as pq
-
-            total = pq.ParquetFile(path).metadata.num_rows
-        else:
-            total = sum(1 for _ in read_rows(path, columns))
-    except Exception:
-        return None
-    return min(total, limit) if limit is not None else total
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
 
 
-async def _score_file(
-    args: argparse.Namespace,
-    scorer: SummarizationScorer,
-    rows: Iterator[Row],
-    writer: ResultWriter,
-    keep: list[ReportCase] | None,
-    total: int | None,
-) -> list[SummaryResult]:
-    """Score ``rows`` and write each result in input order; returns the results in input order."""
-    from tqdm.auto import tqdm
+def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
+    """Nothing the user has is overwritten: not the input, not a file summscore did not write."""
+    if out is None:
+        if args.resume:
+            raise UsageError("--resume needs a results file, not --out -")
+        return
+    if _same_file(out, path):
+        raise UsageError(f"--out {out} is the input file; name another results file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
+    if args.resume and out.exists() and not is_results_file(out):
+        raise UsageError(f"--resume: {out} is not a summscore results file")
+    if out.exists() and not args.force and not is_results_file(out):
+        raise UsageError(
+            f"--out {out} exists and is not a summscore results file; "
+            "pass --force to replace it, or name another file"
+        )
+    if args.report:
+        report = Path(args.report)
+        if _same_file(report, path) or _same_file(report, out):
+            raise UsageError(f"--report {report} is the input or the results file")
+        if report.exists() and not args.force and not _is_report(report):
+            raise UsageError(
+                f"--report {report} exists and is not a summscore report; "
+                "pass --force to replace it"
+            )
 
-    row_of_case: list[int] = []  # scorer's case index -> row index
-    meta: list[Row] = []
-    ready: dict[int, SummaryResult] = {}
-    results: list[SummaryResult] = []
 
-    def cases() -> Iterator[Case]:
-        for row in rows:
-            index = len(meta)
-            meta.append(row)
-            if row.error is not None:
-                ready[index] = scorer.failed_result(ValueError(row.error))
-                continue
-            row_of_case.append(index)
-            yield Case(row.source, row.summary, row.assessment_questions, id=row.id)  # type: ignore[arg-type]
-
-    def flush() -> None:
-        while len(results) in ready:
-            index = len(results)
-            result = ready.pop(index)
-            row = meta[index]
-            writer.write(output_row(row.id, result))
-            results.append(result)
-            if keep is not None:
-                keep.append(
-                    ReportCase(row.id, _source_text(row.source), _text(row.summary), result)
-                )
-            bar.update(1)
-
-    bar = tqdm(
-        total=total,
-        desc="scoring",
-        unit="row",
-        file=sys.stderr,
-        disable=args.no_progress,
-        dynamic_ncols=True,
-    )
+def _is_report(path: Path) -> bool:
     try:
-        async for case_index, result in scorer.ascore_stream(cases()):
-            ready[row_of_case[case_index]] = result
-            flush()
-        flush()
-    finally:
-        bar.close()
-    return results
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return not head.strip() or b"summscore" in head
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _source_text(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "\n".join(value)
-    return None
-
-
-def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
-    for count, row in enumerate(rows):
-        if limit is not None and count >= limit:
-            return
-        yield row
-
-
-def _print_summary(
-    results: Sequence[SummaryResult], scorer: SummarizationScorer, stream: TextIO
-) -> None:
-    table = describe([r.score for r in results]).rows()
-    components: dict[str, list[float]] = {}
-    for r in results:
-        for name, value in r.components().items():
-            components.setdefault(name, []).append(value)
-    for name, values in components.items():
-        table.append((f"mean {name.removesuffix('_score')}", f"{sum(values) / len(values):.3f}"))
-    width = max(len(label) for label, _ in table)
-    lines = [f"  {label:<{width}}  {value}" for label, value in table]
-    usage = scorer.usage
-    spend = f"{usage.judge_calls} judge calls"
-    if usage.reused_calls:
-        spend += f" ({usage.reused_calls} saved by the source cache)"
-    if usage.cached_calls:
-        spend += f", {usage.cached_calls} replies from the reply cache"
-    if usage.input_tokens is not None:
-        spend += f", {usage.input_tokens} input / {usage.output_tokens} output tokens"
-    if usage.cost is not None:
-        spend += f", cost {usage.cost:.4f}"
-    print(f"summscore: {scorer.preset} preset, judge {scorer.judge.name}", file=stream)
-    print("\n".join(lines), file=stream)
-    print(f"  {spend}", file=stream)
-    failures = [r for r in results if not r.ok]
-    for r in failures[:5]:
-        print(f"  failed: {r.error}", file=stream)
-    if len(failures) > 5:
-        print(f"  ... and {len(failures) - 5} more failures (see the 'error' column)", file=stream)
+def _tmp_path(out: Path) -> Path:
+    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -435,50 +393,118 @@ def run_score(args: argparse.Namespace) -> int:
         id=args.id_column,
         questions=args.questions_column,
     )
-    out = Path(args.out) if args.out else Path("summscore-out") / f"{path.stem}.results.jsonl"
+    to_stdout = args.out == "-"
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
     if args.report and Path(args.report).suffix.lower() not in (".html", ".htm"):
         raise UsageError(f"--report {args.report}: the report is an .html file")
     try:
-        rows = read_rows(path, columns)
-        first = next(rows, None)
+        reader = open_rows(path, columns, encoding=args.encoding)
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
+    _check_out(args, path, out)
+    rows = iter(reader)
+    first = next(rows, None)
     if first is None:
         raise UsageError(f"{path}: the file has no rows")
+    used = reader.columns
+    print(
+        f"summscore: {path.name}: source column {used.source!r}, summary column "
+        f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
+        file=sys.stderr,
+    )
     scorer = make_scorer(args)
-    total = None if args.no_progress else _count_rows(path, columns, args.limit)
-
-    def all_rows() -> Iterator[Row]:
-        yield first
-        yield from rows
-
-    keep: list[ReportCase] | None = [] if args.report else None
-    try:
-        writer = ResultWriter(out)
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"--out: {exc}") from None
-    interrupted = False
-    results: list[SummaryResult] = []
-    with writer:
+    resume = None
+    if args.resume and out is not None and out.exists() and out.stat().st_size:
         try:
-            results = asyncio.run(
-                _score_file(args, scorer, _limited(all_rows(), args.limit), writer, keep, total)
-            )
-        except KeyboardInterrupt:
-            interrupted = True
+            resume = ResumeState.load(out)
+        except (OSError, ValueError, MissingExtraError) as exc:
+            raise UsageError(f"--resume: cannot read {out} ({exc})") from None
+    target = _tmp_path(out) if resume is not None and out is not None else out
+    try:
+        writer = ResultWriter("-" if target is None else target)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(f"--out: {exc}") from None
+    top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
+    sink = RunSink(
+        writer,
+        model=args.model,
+        top=top,
+        keep_for_report=bool(args.report),
+        resume=resume,
+    )
+    total = None
+    if not args.no_progress:
+        total = count_records(path, args.encoding)
+        total = min(total, args.limit) if total is not None and args.limit is not None else total
+    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit), sink, total)
+    if target != out and target is not None and out is not None:
+        os.replace(target, out)
+    where = "stdout" if out is None else str(out)
     if interrupted:
-        print(f"summscore: interrupted; the rows finished so far are in {out}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    _print_summary(results, scorer, sys.stderr)
-    print(f"results: {out}", file=sys.stderr)
-    if keep is not None:
-        meta = {"input": str(path), "rows": len(results)}
-        top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
+        print(f"summscore: interrupted; the rows finished so far are in {where}", file=sys.stderr)
+    else:
+        print_summary(sink, scorer, sys.stderr)
+        print(f"results: {where}", file=sys.stderr)
+    if sink.report_cases is not None:
+        meta = {"input": str(path), "rows": sink.written}
+        if interrupted:
+            meta["interrupted"] = "yes: the rows finished so far"
         report = write_report(
-            args.report, keep, title=f"summscore report: {path.name}", meta=meta, top=top
+            args.report,
+            sink.report_cases,
+            title=f"summscore report: {path.name}",
+            meta=meta,
+            top=top,
         )
         print(f"report:  {report}", file=sys.stderr)
-    return EXIT_FAILED_ROWS if any(not r.ok for r in results) else EXIT_OK
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED_ROWS if sink.stats.failed else EXIT_OK
+
+
+def _run(
+    args: argparse.Namespace,
+    scorer: SummarizationScorer,
+    rows: Iterator[Row],
+    sink: RunSink,
+    total: int | None,
+) -> bool:
+    """Score every row into ``sink``; True when the user interrupted the run (Ctrl-C)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(
+        total=total,
+        desc="scoring",
+        unit="row",
+        file=sys.stderr,
+        disable=args.no_progress,
+        dynamic_ncols=True,
+    )
+    interrupted = False
+    try:
+        asyncio.run(score_rows(scorer, rows, sink, bar))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        sink.finish(interrupted)
+        sink.writer.close()
+    return interrupted
+
+
+def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
+    yield first
+    yield from rest
+
+
+def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
+    if limit is None:
+        yield from rows
+        return
+    for count, row in enumerate(rows):
+        if count >= limit:
+            return
+        yield row
 
 
 def run_score_on_ray(args: argparse.Namespace) -> int:

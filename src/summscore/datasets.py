@@ -1,43 +1,69 @@
-"""Reading cases from JSONL, CSV or Parquet files and writing results as JSONL or CSV.
+"""Reading cases from files (JSONL, JSON, CSV, TSV, Parquet, gzipped) and writing results.
 
-Rows are read lazily, one at a time, so a large file is never held in memory. A row that cannot
-be read (broken JSON, a missing column) becomes a :class:`Row` with ``error`` set, so it is
-reported in the output instead of silently dropped.
+Shared by the CLI, the service and Ray. Columns are worked out once, up front, from the header
+(CSV, TSV, Parquet) or the first object (JSONL, JSON): a missing source or summary column is one
+:class:`InputError` listing the file's columns. Rows are then read lazily, one at a time; a row
+that cannot be used (broken JSON, a missing or empty field, undecodable bytes, a malformed JSON
+list in a CSV cell) becomes a :class:`Row` with ``error`` naming where it is, its id and the
+field, so it is reported in the output instead of dropped, and the rows after it are read.
 """
 
 from __future__ import annotations
 
-import csv
-import json
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from .errors import MissingExtraError
-from .result import SummaryResult
+from ._inputs import FieldNames, check_questions, check_source, check_summary
+from ._records import InputError, Record, TooLongNumber, file_format, open_records, undecodable
+from ._results import FIELDS, ResultWriter, is_results_file, output_row, read_results
 
 __all__ = [
+    "FIELDS",
+    "ID_COLUMNS",
+    "QUESTION_COLUMNS",
     "SOURCE_COLUMNS",
     "SUMMARY_COLUMNS",
     "Columns",
+    "InputError",
     "ResultWriter",
     "Row",
+    "RowReader",
+    "file_format",
+    "is_results_file",
+    "open_rows",
     "output_row",
+    "read_results",
     "read_rows",
+    "rows_from_records",
 ]
 
-SOURCE_COLUMNS = ("source", "contexts", "reference_contexts", "input")
-SUMMARY_COLUMNS = ("summary", "response", "actual_output")
+# ragas exports: reference_contexts (the source of its SummaryScore), retrieved_contexts,
+# user_input, response; deepeval exports: input (the original text), actual_output.
+SOURCE_COLUMNS = (
+    "source",
+    "contexts",
+    "reference_contexts",
+    "retrieved_contexts",
+    "input",
+    "text",
+    "document",
+    "user_input",
+)
+SUMMARY_COLUMNS = ("summary", "response", "actual_output", "output")
 ID_COLUMNS = ("id",)
 QUESTION_COLUMNS = ("assessment_questions",)
-_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv", ".parquet": "parquet"}
+# A CSV cell meant as a JSON list: it opens with [" or [] or closes with ]. "[Reuters] Paris"
+# is text.
+_LOOKS_LIKE_LIST = re.compile(r'^\s*\[\s*("|\]|$)|\]\s*$')
 
 
 @dataclass(frozen=True)
 class Columns:
-    """Which columns hold what. None means: the first of the defaults present in the row."""
+    """Which columns hold what. None means: the first of the defaults present in the file."""
 
     source: str | None = None
     summary: str | None = None
@@ -47,199 +73,262 @@ class Columns:
 
 @dataclass(frozen=True)
 class Row:
-    """One input row: its id, and either the case or the reason it could not be read."""
+    """One input row: its id, and either the case or the reason it cannot be scored.
+
+    ``where`` says where it is in the file ("line 3" for JSONL, CSV and TSV, "item 3" for a JSON
+    list, "row 3" for Parquet); ``number`` is its ordinal among the file's records.
+    """
 
     id: Any
     source: str | list[str] | None = None
     summary: str | None = None
     assessment_questions: list[str] | None = None
     error: str | None = None
+    where: str = ""
+    number: int = 0
 
 
-def file_format(path: Path) -> str:
-    fmt = _FORMATS.get(path.suffix.lower())
-    if fmt is None:
-        raise ValueError(
-            f"{path}: unknown file type {path.suffix or '(none)'}; use .jsonl, .csv or .parquet"
+@dataclass
+class RowReader:
+    """An open input file with its columns resolved; iterate it for :class:`Row` objects."""
+
+    path: Path
+    format: str
+    encoding: str
+    columns: Columns  # the resolved names; id and questions None when the file has none
+    file_columns: list[str]
+    _records: Iterator[Record] = field(repr=False)
+    _chosen: Columns = field(default=Columns(), repr=False)
+
+    def __iter__(self) -> Iterator[Row]:
+        names = FieldNames(
+            source=self.columns.source or "source",
+            summary=self.columns.summary or "summary",
+            questions=self.columns.questions or "assessment_questions",
         )
-    return fmt
+        csv_like = self.format in ("csv", "tsv")
+        # JSON rows need not share keys: a column found by default may be another default in a
+        # later row ("source" here, "contexts" there); a column the user named may not.
+        fallback = {
+            "source": () if self._chosen.source else SOURCE_COLUMNS,
+            "summary": () if self._chosen.summary else SUMMARY_COLUMNS,
+        }
+        for record in self._records:
+            yield _to_row(record, self.columns, names, csv_like, self.encoding, fallback)
 
 
-def read_rows(path: str | Path, columns: Columns = Columns()) -> Iterator[Row]:
-    """Yield the rows of a JSONL, CSV or Parquet file as :class:`Row` objects, lazily."""
-    path = Path(path)
-    fmt = file_format(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
-    records: Iterator[tuple[int, Mapping[str, Any] | str]]
-    if fmt == "jsonl":
-        records = _jsonl_records(path)
-    elif fmt == "csv":
-        records = _csv_records(path)
-    else:
-        records = _parquet_records(path)
-    for number, record in records:
-        yield _to_row(number, record, columns)
+def open_rows(
+    path: str | Path, columns: Columns = Columns(), *, encoding: str = "utf-8"
+) -> RowReader:
+    """Open ``path`` and resolve its columns; raises :class:`InputError` for a whole-file problem.
 
-
-def _jsonl_records(path: Path) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield number, f"line {number} is not valid JSON ({exc.msg} at column {exc.colno})"
-                continue
-            if not isinstance(record, dict):
-                yield number, f"line {number} is a JSON {type(record).__name__}, not an object"
-                continue
-            yield number, record
-
-
-def _csv_records(path: Path) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        for number, record in enumerate(reader, start=1):
-            yield number, {k: _csv_value(v) for k, v in record.items() if k is not None}
-
-
-def _csv_value(value: Any) -> Any:
-    """A cell holding a JSON list (``["a", "b"]``) is a list; anything else stays text."""
-    if isinstance(value, str) and value.lstrip().startswith("["):
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError:
-            return value
-        if isinstance(parsed, list):
-            return parsed
-    return value
-
-
-def _parquet_records(path: Path) -> Iterator[tuple[int, Mapping[str, Any] | str]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files", exc) from exc
-    number = 0
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
-        for record in batch.to_pylist():
-            number += 1
-            yield number, record
-
-
-def _pick(record: Mapping[str, Any], chosen: str | None, defaults: Sequence[str]) -> str | None:
-    if chosen is not None:
-        return chosen if chosen in record else None
-    return next((name for name in defaults if name in record), None)
-
-
-def _to_row(number: int, record: Mapping[str, Any] | str, columns: Columns) -> Row:
-    if isinstance(record, str):
-        return Row(id=number, error=record)
-    id_column = _pick(record, columns.id, ID_COLUMNS)
-    row_id = record[id_column] if id_column is not None else number
-    if row_id is None or (isinstance(row_id, float) and math.isnan(row_id)):
-        row_id = number
-    source_column = _pick(record, columns.source, SOURCE_COLUMNS)
-    summary_column = _pick(record, columns.summary, SUMMARY_COLUMNS)
-    missing = []
-    if source_column is None:
-        missing.append(
-            f"source (column {columns.source!r})"
-            if columns.source
-            else f"source (one of the columns {', '.join(SOURCE_COLUMNS)})"
-        )
-    if summary_column is None:
-        missing.append(
-            f"summary (column {columns.summary!r})"
-            if columns.summary
-            else f"summary (one of the columns {', '.join(SUMMARY_COLUMNS)})"
-        )
-    if missing:
-        return Row(id=row_id, error=f"row {number} has no {' and no '.join(missing)}")
-    assert source_column is not None and summary_column is not None
-    source = record[source_column]
-    if hasattr(source, "tolist"):  # numpy arrays from Parquet list columns
-        source = source.tolist()
-    if isinstance(source, tuple):
-        source = list(source)
-    questions_column = _pick(record, columns.questions, QUESTION_COLUMNS)
-    questions = record.get(questions_column) if questions_column else None
-    if isinstance(questions, str) and not questions.strip():
-        questions = None
-    return Row(
-        id=row_id, source=source, summary=record[summary_column], assessment_questions=questions
+    JSONL and JSON files take their column names from the first object (rows before it that
+    cannot be read are kept and come out first, as errors).
+    """
+    opened = open_records(path, encoding)
+    records = opened.records
+    file_columns = opened.columns
+    if file_columns is None:
+        held: list[Record] = []
+        for record in records:
+            held.append(record)
+            if record.fields is not None:
+                file_columns = [str(k) for k in record.fields]
+                break
+        if not held:
+            raise InputError(f"{opened.path}: the file has no rows")
+        if file_columns is None:
+            raise InputError(
+                f"{opened.path}: no row could be read (first: {held[0].where} {held[0].problem})"
+            )
+        records = _chain(held, records)
+    resolved = _resolve(opened.path, columns, file_columns)
+    return RowReader(
+        opened.path, opened.format, opened.encoding, resolved, file_columns, records, columns
     )
 
 
-# --------------------------------------------------------------------------------- writing
-
-_COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
-FIELDS = (
-    "id",
-    "score",
-    *_COMPONENTS,
-    "success",
-    "reason",
-    "error",
-    "missed_questions",
-    "unsupported_claims",
-    "warnings",
-)
+def read_rows(
+    path: str | Path, columns: Columns = Columns(), *, encoding: str = "utf-8"
+) -> Iterator[Row]:
+    """Yield the rows of ``path`` lazily (see :func:`open_rows`)."""
+    yield from open_rows(path, columns, encoding=encoding)
 
 
-def output_row(row_id: Any, result: SummaryResult) -> dict[str, Any]:
-    """One output record: id, score, components, reason, error and the evidence that matters."""
-    score = None if math.isnan(result.score) else result.score
-    return {
-        "id": row_id,
-        "score": score,
-        **{name: getattr(result, name) for name in _COMPONENTS},
-        "success": result.success,
-        "reason": result.reason,
-        "error": result.error,
-        "missed_questions": result.missed_questions,
-        "unsupported_claims": [c.claim for c in result.unsupported_claims],
-        "warnings": result.warnings,
-    }
+def rows_from_records(
+    records: Sequence[Mapping[str, Any]], columns: Columns = Columns(), *, start: int = 1
+) -> list[Row]:
+    """Rows from records already in memory (a Ray batch, a service request), read as a file's.
+
+    The columns are resolved on the batch's keys, so a missing column is every row's error
+    rather than an exception; ``start`` numbers the first record.
+    """
+    keys = sorted({str(k) for record in records for k in record})
+    try:
+        resolved = _resolve(Path("<batch>"), columns, keys)
+    except InputError as exc:
+        return [
+            Row(id=start + i, error=str(exc), where=f"row {start + i}", number=start + i)
+            for i in range(len(records))
+        ]
+    reader = RowReader(
+        Path("<batch>"),
+        "parquet",
+        "utf-8",
+        resolved,
+        keys,
+        iter(
+            Record(start + i, f"row {start + i}", fields=record) for i, record in enumerate(records)
+        ),
+        columns,
+    )
+    return list(reader)
 
 
-class ResultWriter:
-    """Write output rows to a ``.jsonl`` or ``.csv`` file, one per input row, flushed as written."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        fmt = file_format(self.path)
-        if fmt == "parquet":
-            raise ValueError(f"{self.path}: results are written as .jsonl or .csv")
-        self.format = fmt
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle: IO[str] = self.path.open("w", encoding="utf-8", newline="")
-        self._csv: csv.DictWriter[str] | None = None
-        if fmt == "csv":
-            self._csv = csv.DictWriter(self._handle, fieldnames=FIELDS)
-            self._csv.writeheader()
-
-    def write(self, record: Mapping[str, Any]) -> None:
-        if self._csv is not None:
-            self._csv.writerow({k: _csv_cell(record.get(k)) for k in FIELDS})
-        else:
-            self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
-
-    def close(self) -> None:
-        self._handle.close()
-
-    def __enter__(self) -> ResultWriter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+def _chain(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
+    yield from first
+    yield from rest
 
 
-def _csv_cell(value: Any) -> Any:
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return "" if value is None else value
+def _resolve(path: Path, columns: Columns, names: Sequence[str]) -> Columns:
+    present = set(names)
+    listed = ", ".join(names) if names else "none"
+
+    def pick(chosen: str | None, defaults: Sequence[str], what: str, option: str) -> str | None:
+        if chosen is not None:
+            if chosen not in present:
+                raise InputError(
+                    f"{path}: no column {chosen!r} ({option}); the file's columns are: {listed}"
+                )
+            return chosen
+        found = next((name for name in defaults if name in present), None)
+        if found is None and what:
+            raise InputError(
+                f"{path}: no {what} column (looked for {', '.join(defaults)}); the file's "
+                f"columns are: {listed}; name it with {option}"
+            )
+        return found
+
+    return Columns(
+        source=pick(columns.source, SOURCE_COLUMNS, "source", "--source-column"),
+        summary=pick(columns.summary, SUMMARY_COLUMNS, "summary", "--summary-column"),
+        id=pick(columns.id, ID_COLUMNS, "", "--id-column"),
+        questions=pick(columns.questions, QUESTION_COLUMNS, "", "--questions-column"),
+    )
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):  # numpy arrays from Parquet list columns
+        value = value.tolist()
+    if isinstance(value, tuple):
+        value = list(value)
+    return value
+
+
+def _bad_bytes(value: Any, encoding: str) -> str | None:
+    texts = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    for text in texts:
+        if isinstance(text, str) and (where := undecodable(text)):
+            return f"has bytes that are not valid {encoding or 'text'} ({where}); pass --encoding"
+    return None
+
+
+def _csv_list(value: Any, column: str) -> tuple[Any, str | None]:
+    """A CSV cell holding a JSON list of contexts is a list; one that looks like it but is not
+    valid JSON is an error rather than text scored by accident."""
+    if not isinstance(value, str) or not _LOOKS_LIKE_LIST.search(value):
+        return value, None
+    from ._records import _loads
+
+    parsed, problem = _loads(value)
+    if problem is None and isinstance(parsed, list):
+        return parsed, None
+    problem = problem or f"a JSON {type(parsed).__name__}"
+    return None, (
+        f"column {column!r} looks like a JSON list but is {problem}; "
+        'write plain text, or a list such as ["first context", "second context"]'
+    )
+
+
+def _to_row(
+    record: Record,
+    columns: Columns,
+    names: FieldNames,
+    csv_like: bool,
+    encoding: str,
+    fallback: Mapping[str, Sequence[str]],
+) -> Row:
+    where = record.where
+    if record.fields is None:
+        return Row(
+            id=record.number, error=f"{where} {record.problem}", where=where, number=record.number
+        )
+    fields = record.fields
+    row_id: Any = record.number
+    problem: str | None = None
+    if columns.id is not None and columns.id in fields:
+        value = _plain(fields[columns.id])
+        if isinstance(value, TooLongNumber):
+            problem = f"column {columns.id!r} is a number of {value.digits} digits"
+        elif isinstance(value, (dict, list)):
+            problem = f"column {columns.id!r} must be a string or a number, got a JSON {type(value).__name__}"
+        elif (
+            value is not None
+            and value != ""
+            and not (isinstance(value, float) and not math.isfinite(value))
+        ):
+            row_id = value
+            if isinstance(value, str) and undecodable(value):
+                problem = f"column {columns.id!r} {_bad_bytes(value, encoding)}"
+                row_id = record.number
+    label = f"{where} (id {row_id!r})"
+
+    def failed(message: str) -> Row:
+        return Row(id=row_id, error=f"{label}: {message}", where=where, number=record.number)
+
+    if problem is not None:
+        return failed(problem)
+    values: dict[str, Any] = {}
+    for kind, column in (("source", columns.source), ("summary", columns.summary)):
+        assert column is not None
+        if column not in fields:
+            column = next((name for name in fallback[kind] if name in fields), column)
+        if column not in fields:
+            return failed(f"no {kind} (column {column!r} is missing from this row)")
+        value = _plain(fields[column])
+        if isinstance(value, TooLongNumber):
+            return failed(f"column {column!r} is a number of {value.digits} digits, not text")
+        if csv_like and kind == "source":
+            value, problem = _csv_list(value, column)
+            if problem:
+                return failed(problem)
+        if (bad := _bad_bytes(value, encoding)) is not None:
+            return failed(f"column {column!r} {bad}")
+        values[kind] = value
+    questions: Any = None
+    if columns.questions is not None:
+        questions = _plain(fields.get(columns.questions))
+        if isinstance(questions, str):
+            questions, problem = (
+                (None, None) if not questions.strip() else _csv_list(questions, columns.questions)
+            )
+            if problem:
+                return failed(problem)
+            if isinstance(questions, str):
+                questions = [questions]
+        if (bad := _bad_bytes(questions, encoding)) is not None:
+            return failed(f"column {columns.questions!r} {bad}")
+    try:
+        check_source(values["source"], names)
+        check_summary(values["summary"], names)
+        checked = check_questions(questions, names)
+    except (TypeError, ValueError) as exc:
+        return failed(str(exc))
+    return Row(
+        id=row_id,
+        source=values["source"],
+        summary=values["summary"],
+        assessment_questions=list(checked) if checked else None,
+        where=where,
+        number=record.number,
+    )

@@ -28,7 +28,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .datasets import FIELDS, Columns, _to_row, output_row
+from .datasets import FIELDS, Columns, output_row, rows_from_records
 from .errors import MissingExtraError
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class _Scorer:
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         import pyarrow as pa
 
-        rows = [_to_row(i + 1, record, self.columns) for i, record in enumerate(batch.to_pylist())]
+        rows = rows_from_records(batch.to_pylist(), self.columns)
         cases = [(r.source, r.summary, r.assessment_questions) for r in rows if r.error is None]
         scored = iter(self.scorer.score_many(cases, max_concurrency=self.share, progress=False))
         outputs = []

@@ -1,0 +1,128 @@
+"""Statistics of a run kept in constant memory, whatever the number of rows.
+
+Count, mean and standard deviation (Welford), minimum and maximum are exact. Quantiles come from
+a fixed histogram of 100,000 bins over [0, top], so they are within top / 100,000 of the exact
+value, well below the three decimals the summary prints. Failures keep a count per cause and the
+first few messages.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from array import array
+from collections import Counter
+
+from .result import SummaryResult
+from .stats import Summary
+
+__all__ = ["RunningSummary"]
+
+_LOCATION = re.compile(r"^(?:line|item|row) \d+(?: \(id .*?\))?:? ")
+_BINS = 100_000
+_KEEP_FAILURES = 5
+_MAX_CAUSES = 20
+
+
+class RunningSummary:
+    """Add results one at a time; :meth:`summary` describes them as :func:`stats.describe` does."""
+
+    def __init__(self, top: float = 1.0) -> None:
+        self.top = top if top > 0 else 1.0
+        self.count = 0
+        self.scored = 0
+        self._mean = 0.0
+        self._m2 = 0.0
+        self._min = math.inf
+        self._max = -math.inf
+        self._bins = array("q", bytes(8 * _BINS))
+        self._components: dict[str, list[float]] = {}  # name -> [sum, count]
+        self.first_failures: list[str] = []
+        self.causes: Counter[str] = Counter()
+
+    def add(self, result: SummaryResult) -> None:
+        self.add_values(None if not result.ok else result.score, result.error, result.components())
+
+    def add_values(
+        self, score: float | None, error: str | None, components: dict[str, float]
+    ) -> None:
+        """Add one row given by its values (a row of an earlier run's results file)."""
+        self.count += 1
+        if score is None or error is not None or math.isnan(score):
+            message = error or "no score"
+            if len(self.first_failures) < _KEEP_FAILURES:
+                self.first_failures.append(message)
+            cause = _cause(message)
+            if cause in self.causes or len(self.causes) < _MAX_CAUSES:
+                self.causes[cause] += 1
+            else:
+                self.causes["other"] += 1
+            return
+        self.scored += 1
+        delta = score - self._mean
+        self._mean += delta / self.scored
+        self._m2 += delta * (score - self._mean)
+        self._min = min(self._min, score)
+        self._max = max(self._max, score)
+        index = int(min(max(score / self.top, 0.0), 1.0) * _BINS)
+        self._bins[min(index, _BINS - 1)] += 1
+        for name, value in components.items():
+            total = self._components.setdefault(name, [0.0, 0.0])
+            total[0] += value
+            total[1] += 1
+
+    @property
+    def failed(self) -> int:
+        return self.count - self.scored
+
+    def component_means(self) -> dict[str, float]:
+        return {name: total / n for name, (total, n) in self._components.items() if n}
+
+    def summary(self) -> Summary:
+        if not self.scored:
+            return Summary(self.count, 0, self.failed, *([None] * 7))
+        return Summary(
+            count=self.count,
+            scored=self.scored,
+            failed=self.failed,
+            mean=self._mean,
+            std=math.sqrt(self._m2 / self.scored),
+            minimum=self._min,
+            p25=self._quantile(0.25),
+            median=self._quantile(0.5),
+            p75=self._quantile(0.75),
+            maximum=self._max,
+        )
+
+    def _value_at(self, rank: int) -> float:
+        """The ``rank``-th smallest score (0-based), to within one bin."""
+        if rank == 0:
+            return self._min
+        if rank == self.scored - 1:
+            return self._max
+        seen = 0
+        for index, n in enumerate(self._bins):
+            seen += n
+            if seen > rank:
+                middle = (index + 0.5) * self.top / _BINS
+                return min(max(middle, self._min), self._max)
+        return self._max
+
+    def _quantile(self, q: float) -> float:
+        """Linear interpolation between closest ranks (numpy's default), as stats.describe."""
+        position = (self.scored - 1) * q
+        low, high = math.floor(position), math.ceil(position)
+        a, b = self._value_at(low), self._value_at(high)
+        return a + (b - a) * (position - low)
+
+
+def _cause(message: str) -> str:
+    """The kind of a failure: the exception name a failed result starts with, or its first words."""
+    head, _, rest = message.partition(": ")
+    if head.isidentifier() and rest:
+        if head in ("ValueError", "TypeError"):
+            # A row problem: "ValueError: line 3 (id 'x'): summary cannot be empty" -> the problem.
+            detail = _LOCATION.sub("", rest).split("(")[0]
+            return " ".join(detail.split()[:4])
+        return head
+    return " ".join(message.split()[:4])

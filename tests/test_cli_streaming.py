@@ -1,0 +1,96 @@
+"""The command streams: rows read no further ahead than one window, results written as they
+finish, statistics kept without per-row lists; the memory benchmark keeps running."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summscore import SummarizationScorer
+from summscore._running import RunningSummary
+from summscore._scorefile import RunSink, score_rows
+from summscore.datasets import Row
+from summscore.judges import LexicalJudge
+from summscore.stats import describe
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+
+    def close(self) -> None:
+        pass
+
+
+class _Progress:
+    def update(self, n: int) -> None:
+        pass
+
+
+def test_rows_are_read_no_further_ahead_than_one_window_and_written_in_order() -> None:
+    read = 0
+    written_when_read: list[int] = []
+    writer = _Writer()
+
+    def rows() -> Iterator[Row]:
+        nonlocal read
+        for i in range(100):
+            read += 1
+            written_when_read.append(len(writer.records))
+            if i % 7 == 3:
+                yield Row(id=i, error=f"line {i + 1} is broken", where=f"line {i + 1}")
+            else:
+                yield Row(id=i, source=f"The mill {i} closed in 1990.", summary="It closed.")
+
+    scorer = SummarizationScorer(LexicalJudge(), max_concurrency=4)
+    sink = RunSink(writer, model=None, top=1.0, keep_for_report=False)  # type: ignore[arg-type]
+    asyncio.run(score_rows(scorer, rows(), sink, _Progress(), window=10))
+    assert [r["id"] for r in writer.records] == list(range(100))
+    # Row k is read only once the rows of the window before it are written.
+    assert all(written >= (index // 10) * 10 for index, written in enumerate(written_when_read))
+    assert sink.stats.count == 100 and sink.stats.failed == len(range(3, 100, 7))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 101, 4000])
+def test_running_statistics_agree_with_the_exact_ones(n: int) -> None:
+    rng = random.Random(n)
+    scores = [rng.random() ** 2 for _ in range(n)]
+    running = RunningSummary()
+    scorer = SummarizationScorer(LexicalJudge())
+    for value in scores:
+        result = scorer.failed_result(ValueError("x")).model_copy(
+            update={"score": value, "error": None}
+        )
+        running.add(result)
+    running.add(scorer.failed_result(ValueError("line 9 (id 'z'): summary cannot be empty")))
+    exact, approx = describe([*scores, None]), running.summary()
+    assert (approx.count, approx.scored, approx.failed) == (exact.count, exact.scored, exact.failed)
+    for name in ("mean", "std", "minimum", "p25", "median", "p75", "maximum"):
+        assert getattr(approx, name) == pytest.approx(getattr(exact, name), abs=2e-5), name
+    assert running.causes == {"summary cannot be empty": 1}
+
+
+def test_the_memory_benchmark_runs_and_prints_the_ratio() -> None:
+    done = subprocess.run(
+        [sys.executable, "benchmarks/cli_memory.py", "--sizes", "30,60"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[2:4]] == ["30", "60"]
+    assert lines[-1].startswith("peak RSS ratio 60 / 30 rows: ")
