@@ -380,7 +380,7 @@ def _template_prompts(template: Any) -> Any:
 
 def _check_template(scorer: SummarizationScorer, template: Any, custom: bool) -> None:
     """A custom evaluation_template beside scorer= must be the one the scorer's prompts use."""
-    used = getattr(scorer._prompt_set(), "template", None) if scorer.judge.reads_prompts else None
+    used = getattr(scorer._prompt_set(), "template", None)
     if used is None and not custom:
         return
     if used is not template:
