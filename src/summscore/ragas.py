@@ -278,6 +278,11 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
     given. Samples need ``reference_contexts`` and ``response``; a sample with only
     ``retrieved_contexts`` (the name an older ragas doc used) is scored on those, with one warning.
     A failed row raises, which ``evaluate(raise_exceptions=False)`` records as NaN.
+
+    The prompts are ragas's legacy ``PydanticPrompt`` objects under ragas's attribute names, sent
+    as ragas renders them, so ``get_prompts()``, ``set_prompts()``, ``adapt_prompts()`` and
+    ``save_prompts()`` / ``load_prompts()`` work as on ragas's metric (with ``scorer=``, the
+    shared scorer's prompts apply and edited ones raise ValueError at scoring).
     """
 
     name: str = "summary_score"
