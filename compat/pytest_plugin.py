@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,3 +38,49 @@ def make_judge_server() -> Iterator[Callable[..., JudgeServer]]:
     yield make
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def openai_env(
+    judge_server: JudgeServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> JudgeServer:
+    """The environment a user's code reads, pointed at the judge server: ``OPENAI_BASE_URL`` and
+    ``OPENAI_API_KEY``, so that ``AsyncOpenAI()`` with no arguments and deepeval model names
+    (``model="gpt-4o-mini"``) reach it. The working directory is a fresh temporary one (deepeval
+    keeps a run cache there)."""
+    from compat.clients import KEY
+
+    monkeypatch.setenv("OPENAI_BASE_URL", judge_server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".deepeval").mkdir()  # deepeval 3.3 does not create it
+    return judge_server
+
+
+class RecordingJudgeServer(JudgeServer):
+    """A judge server that also keeps every prompt it was sent, in arrival order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prompts: list[str] = []
+
+    def completion(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+        messages = body.get("messages") or []
+        self.prompts.append("\n".join(str(m.get("content")) for m in messages))
+        return super().completion(body)
+
+
+@pytest.fixture
+def recording_judge_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[RecordingJudgeServer]:
+    """A dedicated judge server that records prompts, with ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``
+    pointed at it as :func:`openai_env` does."""
+    from compat.clients import KEY
+
+    with RecordingJudgeServer() as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", KEY)
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / ".deepeval").mkdir()
+        yield server

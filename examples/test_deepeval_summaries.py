@@ -3,23 +3,19 @@
     OPENAI_API_KEY=... pytest examples/test_deepeval_summaries.py
     OPENAI_API_KEY=... deepeval test run examples/test_deepeval_summaries.py
 
-summscore.deepeval.SummarizationMetric is a drop-in for deepeval's metric: same arguments, same
-prompts and numbers with the same judge, and generated assessment questions belong to each test
-case. OPENAI_BASE_URL points the judge at any OpenAI-compatible server.
+summscore.deepeval.SummarizationMetric is a drop-in for deepeval's metric: same arguments (the
+judge named as deepeval names it), same prompts and numbers with the same judge, and generated
+assessment questions belong to each test case. OPENAI_BASE_URL points the judge at any
+OpenAI-compatible server.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from deepeval import assert_test
-from deepeval.models import GPTModel
 from deepeval.test_case import LLMTestCase
 
 from summscore.deepeval import SummarizationMetric
-
-JUDGE = GPTModel(model="gpt-4o-mini", base_url=os.environ.get("OPENAI_BASE_URL"))
 
 CASES = [
     LLMTestCase(
@@ -45,4 +41,4 @@ CASES = [
 
 @pytest.mark.parametrize("test_case", CASES)
 def test_summary_is_faithful_and_complete(test_case: LLMTestCase) -> None:
-    assert_test(test_case, [SummarizationMetric(threshold=0.5, model=JUDGE, n=3)])
+    assert_test(test_case, [SummarizationMetric(threshold=0.5, model="gpt-4o-mini", n=3)])

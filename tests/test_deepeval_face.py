@@ -232,3 +232,82 @@ def test_bad_test_cases_are_rejected_naming_the_field() -> None:
             LLMTestCase(input="Rain fell.", actual_output="It rained."), _show_indicator=False
         )
     )
+
+
+class _Slow:
+    """A summscore judge that answers like LexicalJudge after a pause, counting calls in flight."""
+
+    reads_prompts = False
+    name = "slow-lexical"
+
+    def __init__(self) -> None:
+        self.inner = LexicalJudge()
+        self.in_flight = self.peak = 0
+
+    async def complete(self, request):  # type: ignore[no-untyped-def]
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            await asyncio.sleep(0.01)
+            return await self.inner.complete(request)
+        finally:
+            self.in_flight -= 1
+
+
+@pytest.mark.parametrize("limit", [1, None])
+async def test_max_concurrency_bounds_the_test_cases_judged_by_all_copies(
+    limit: int | None,
+) -> None:
+    judge = _Slow()
+    metric = SummarizationMetric(model=judge, max_concurrency=limit)
+    copies = copy_metrics([metric] * 4)
+    assert all(c.scorer is metric.scorer and c.max_concurrency == limit for c in copies)
+    cases = [_test_case(c) for c in PARITY_CASES[:4]]
+    await asyncio.gather(*(m.a_measure(tc, _show_indicator=False) for m, tc in zip(copies, cases)))
+    if limit == 1:  # one case at a time: at most its three parallel calls
+        assert judge.peak <= 3
+    else:  # all four cases start together, two calls each
+        assert judge.peak >= 8
+
+
+def test_timeout_and_max_concurrency_beside_a_shared_scorer_must_agree() -> None:
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval", timeout=30)
+    assert SummarizationMetric(scorer=scorer, timeout=30, max_concurrency=8).scorer is scorer
+    with pytest.raises(ValueError, match="timeout=60 contradicts the scorer"):
+        SummarizationMetric(scorer=scorer, timeout=60)
+    with pytest.raises(ValueError, match="max_concurrency must be a positive integer"):
+        SummarizationMetric(model=LexicalJudge(), max_concurrency=0)
+
+
+def test_copies_of_a_metric_with_its_own_template_and_judge_keep_both() -> None:
+    from summscore.deepeval import SummarizationTemplate
+
+    class Terse(SummarizationTemplate):  # type: ignore[misc, valid-type]
+        pass
+
+    metric = SummarizationMetric(model=LexicalJudge(), evaluation_template=Terse)
+    (copy,) = copy_metrics([metric])
+    assert copy.evaluation_template is Terse and copy.scorer is metric.scorer
+    other = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
+    with pytest.raises(ValueError, match="evaluation_template='Terse' is not the scorer's"):
+        SummarizationMetric(scorer=other, evaluation_template=Terse)
+
+
+def test_deepevals_system_one_judge_is_refused_or_replaced_by_the_llm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ValueError, match=r"eval_mode='hybrid'.*not supported"):
+        SummarizationMetric(model=LexicalJudge(), eval_mode="hybrid")
+    monkeypatch.setenv("DEEPEVAL_EVAL_MODE", "system_one")
+    with pytest.warns(UserWarning, match="DEEPEVAL_EVAL_MODE=system_one"):
+        metric = SummarizationMetric(model=LexicalJudge())
+    assert str(metric.eval_mode) == "llm"
+
+
+def test_a_multimodal_case_with_a_summscore_judge_names_the_judge() -> None:
+    from deepeval.test_case import MLLMImage
+
+    image = MLLMImage(url="https://example.com/chart.png")
+    test_case = LLMTestCase(input=f"The chart {image} shows sales up 5%.", actual_output="Up 5%.")
+    with pytest.raises(ValueError, match=r"multimodal .*\(lexical\) reads text only"):
+        SummarizationMetric(model=LexicalJudge()).measure(test_case, _show_indicator=False)

@@ -158,3 +158,20 @@ def test_a_shared_scorer_must_agree_with_the_options_given_beside_it() -> None:
     other = SummarizationScorer(llm=LexicalJudge(), preset="mastra")
     with pytest.raises(ValueError, match="has no effect with a mastra-preset scorer"):
         SummaryScore(scorer=other, coeff=0.7)
+
+
+async def test_an_edited_prompt_is_sent_even_for_a_source_already_scored() -> None:
+    import copy
+
+    oracle = Oracle()
+    metric = SummaryScore(llm=ragas_instructor_llm(oracle))
+    c = case("news-fitness")
+    await metric.ascore(reference_contexts=list(c.contexts), response=c.summary)
+    await metric.ascore(reference_contexts=list(c.contexts), response=c.summary + " Indeed.")
+    assert len(oracle.prompts) == 4  # the second summary reuses the source's keyphrases/questions
+    edited = copy.deepcopy(metric.extract_keyphrases_prompt)
+    edited.instruction = "Extract the names and numbers only."
+    metric.extract_keyphrases_prompt = edited
+    await metric.ascore(reference_contexts=list(c.contexts), response=c.summary)
+    assert len(oracle.prompts) == 7 and oracle.prompts[4].startswith("Extract the names")
+    assert metric.scorer.prompt_set.endswith("+custom")

@@ -147,3 +147,20 @@ def test_the_collections_face_on_a_ragas_without_that_api_names_the_version_need
 
     with pytest.raises(ImportError, match=r"ragas 0\.3\.9 or later.*SummarizationScore"):
         SummaryScore(llm=LexicalJudge())
+
+
+async def test_set_prompts_reaches_the_judge_even_for_a_source_already_scored() -> None:
+    import copy
+
+    oracle = Oracle()
+    metric = SummarizationScore(llm=ragas_metric_llm(oracle))
+    c = case("news-fitness")
+    sample = SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary)
+    await metric.single_turn_ascore(sample)
+    (name,) = [k for k in metric.get_prompts() if "keyphrase" in k]
+    edited = copy.deepcopy(metric.get_prompts()[name])
+    edited.instruction = "Extract the names and numbers only."
+    metric.set_prompts(**{name: edited})
+    assert metric.extract_keyphrases_prompt is edited
+    await metric.single_turn_ascore(sample)
+    assert len(oracle.prompts) == 6 and oracle.prompts[3].startswith("Extract the names")

@@ -13,13 +13,17 @@ Differences from upstream, on purpose:
 * Every constructor argument is kept under its own name and the scorer is shared, so the copies
   ``deepeval.evaluate()`` makes keep the whole configuration and the source cache.
 * Judge replies of the wrong shape are asked again instead of failing the test case.
-* deepeval's experimental ``eval_mode`` / ``system_one_model`` and custom
-  ``evaluation_template`` are not supported.
+* deepeval's experimental System One judge (``eval_mode="hybrid"`` / ``"system_one"``) is not
+  supported: an explicit one raises ValueError, a global ``DEEPEVAL_EVAL_MODE`` one warns and
+  the LLM judges.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import warnings
+import weakref
 from typing import Any, ClassVar
 
 from ._adapters import check_scorer
@@ -53,7 +57,14 @@ try:
 except ImportError:  # pragma: no cover
     metric_progress_indicator = None  # type: ignore[assignment]
 
-__all__ = ["SummarizationMetric"]
+try:  # the class users subclass for evaluation_template= (deepeval 4 builds it from its bundle)
+    from deepeval.metrics.summarization import SummarizationTemplate
+except ImportError:  # pragma: no cover - deepeval 3
+    from deepeval.metrics.summarization.template import (  # type: ignore[no-redef]
+        SummarizationTemplate,
+    )
+
+__all__ = ["SummarizationMetric", "SummarizationTemplate"]
 
 _FIELDS = FieldNames(source="input", summary="actual_output", questions="assessment_questions")
 _BREAKDOWN_NAMES = {
@@ -68,23 +79,34 @@ _UPSTREAM_DEFAULTS: dict[str, Any] = {
     "truths_extraction_limit": None,
     "include_reason": True,
 }
+# Test cases measured at once per shared scorer and event loop, when max_concurrency is given.
+_SLOTS: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Any, dict[int, asyncio.Semaphore]]]
+_SLOTS = weakref.WeakKeyDictionary()
 
 
 class SummarizationMetric(BaseMetric):
     """deepeval's Summarization metric: ``score = min(alignment, coverage)`` by default.
 
-    ``model`` is a deepeval model object or name, as upstream, or any judge
-    :class:`summscore.SummarizationScorer` accepts; ``scorer=`` shares an existing scorer (whose
-    preset then decides the number, and whose components fill ``score_breakdown``).
+    Takes what deepeval's constructor takes. ``model`` is a deepeval model object or name (or
+    None: deepeval's default model), as upstream, or any judge
+    :class:`summscore.SummarizationScorer` accepts; ``evaluation_template`` a subclass of
+    deepeval's ``SummarizationTemplate`` (also importable from here) whose methods write the
+    prompts. summscore's own arguments: ``scorer=`` shares an existing scorer (whose preset then
+    decides the number, and whose components fill ``score_breakdown``); ``timeout`` (seconds per
+    judge call, default 120) and ``max_concurrency`` (test cases judged at once by this metric and
+    the copies ``deepeval.evaluate()`` makes of it; default: no limit beyond deepeval's own) are
+    for slow servers, such as a local model that answers one request at a time.
     """
 
     _required_params: ClassVar[list[Any]] = [_Params.INPUT, _Params.ACTUAL_OUTPUT]  # type: ignore[assignment]
 
     def __init__(
         self,
-        threshold: float = 0.5,
+        threshold: float | None = 0.5,
         n: int = 5,
         model: Any = None,
+        system_one_model: Any = None,
+        eval_mode: Any = None,
         assessment_questions: list[str] | None = None,
         include_reason: bool = True,
         async_mode: bool = True,
@@ -92,17 +114,23 @@ class SummarizationMetric(BaseMetric):
         verbose_mode: bool = False,
         truths_extraction_limit: int | None = None,
         flaky: bool = False,
+        evaluation_template: Any = SummarizationTemplate,
         scorer: SummarizationScorer | None = None,
+        timeout: float | None = None,
+        max_concurrency: int | None = None,
     ) -> None:
-        # deepeval's own validation and normalisation (negative limits become 0).
+        # deepeval's own validation and normalisation (negative limits become 0). threshold=None
+        # (score only, never "successful") is deepeval's too; the scorer keeps its default then.
         options = DeepEvalOptions(
-            threshold=threshold,
+            threshold=0.5 if threshold is None else threshold,
             strict_mode=strict_mode,
             truths_extraction_limit=truths_extraction_limit,
             include_reason=include_reason,
             n=n,
         )
-        self.threshold = options.effective_threshold
+        self.threshold = 1 if strict_mode else threshold
+        self.eval_mode = _llm_eval_mode(eval_mode)
+        self.system_one_model = None  # deepeval builds none in its "llm" eval mode
         self.n = n
         self.include_reason = include_reason
         self.async_mode = async_mode
@@ -110,12 +138,24 @@ class SummarizationMetric(BaseMetric):
         self.verbose_mode = verbose_mode
         self.truths_extraction_limit = options.truths_extraction_limit
         self.flaky = flaky
+        self.evaluation_template = evaluation_template
+        self.timeout = timeout
+        self.max_concurrency = _check_max_concurrency(max_concurrency)
         self.assessment_questions = assessment_questions or None
+        custom = evaluation_template is not SummarizationTemplate
         if scorer is None:
+            extensions: dict[str, Any] = {}
+            if timeout is not None:
+                extensions["timeout"] = timeout
+            if max_concurrency is not None:
+                extensions["max_concurrency"] = max_concurrency
+            if custom:
+                extensions["prompts"] = _template_prompts(evaluation_template)
             scorer = SummarizationScorer(
                 llm=_deepeval_judge(model, async_mode),
                 preset="deepeval",
                 **options.as_dict(),
+                **extensions,
             )
         else:
             given = {
@@ -127,15 +167,24 @@ class SummarizationMetric(BaseMetric):
             checked: dict[str, tuple[Any, Any]] = {
                 k: (v, _UPSTREAM_DEFAULTS[k]) for k, v in given.items()
             }
-            if scorer.threshold is not None:
+            if scorer.threshold is not None and threshold is not None:
                 checked["threshold"] = (self.threshold, scorer.threshold)
             check_scorer("SummarizationMetric", scorer, llm=("model", model), options=checked)
+            _check_extensions(scorer, timeout=timeout, max_concurrency=max_concurrency)
+            _check_template(scorer, evaluation_template, custom)
         self.scorer = scorer
         judge = scorer.judge
-        # deepeval reads these: the model (for its checks), whether it reports cost, and its name.
-        self.model = getattr(judge, "model", None) if model is None else model
-        self.using_native_model = bool(getattr(judge, "native", False))
-        self.evaluation_model = judge.name.split(":", 1)[-1]
+        # What deepeval's metric holds: the resolved model object (for deepeval's own checks, and
+        # so that evaluate()'s copies name the same judge), whether it reports cost, its name.
+        deepeval_model = getattr(judge, "model", None) if _is_deepeval_judge(judge) else None
+        if deepeval_model is not None:
+            self.model = deepeval_model
+            self.using_native_model = bool(getattr(judge, "native", False))
+            self.evaluation_model = str(deepeval_model.get_model_name())
+        else:
+            self.model = model if model is not None else scorer.llm
+            self.using_native_model = False
+            self.evaluation_model = judge.name.split(":", 1)[-1]
         self.last_result: SummaryResult | None = None
 
     # ------------------------------------------------------------------ measuring
@@ -169,9 +218,10 @@ class SummarizationMetric(BaseMetric):
 
     async def _score(self, test_case: LLMTestCase) -> SummaryResult:
         try:
-            return await self.scorer._ascore(
-                test_case.input, test_case.actual_output, self.assessment_questions, _FIELDS
-            )
+            async with _case_slot(self.scorer, self.max_concurrency):
+                return await self.scorer._ascore(
+                    test_case.input, test_case.actual_output, self.assessment_questions, _FIELDS
+                )
         except Exception as exc:
             self.error = str(exc)
             self.success = False
@@ -226,11 +276,14 @@ class SummarizationMetric(BaseMetric):
         return float(self.score) if self.score is not None else float("nan")
 
     def is_successful(self) -> bool:
-        if self.error is not None or self.score is None or self.threshold is None:
+        # deepeval's rule: no threshold, no verdict (None); an error or no score fails.
+        if self.threshold is None:
+            self.success = None
+        elif self.error is not None or self.score is None:
             self.success = False
         else:
             self.success = bool(self.score >= self.threshold)
-        return self.success
+        return self.success  # type: ignore[return-value]
 
     @property
     def __name__(self) -> str:
@@ -239,6 +292,12 @@ class SummarizationMetric(BaseMetric):
 
 def _prepare(metric: SummarizationMetric, test_case: LLMTestCase) -> None:
     """What deepeval does before measuring: check the test case, zero the cost counters."""
+    if getattr(test_case, "multimodal", False) and not _is_deepeval_model(metric.model):
+        raise ValueError(
+            f"SummarizationMetric: the test case is multimodal and the judge "
+            f"({metric.scorer.judge.name}) reads text only; pass a deepeval model that supports "
+            "multimodal input as model="
+        )
     if prepare_measure is not None:
         prepare_measure(metric, test_case)
         return
@@ -263,6 +322,97 @@ def _prepare(metric: SummarizationMetric, test_case: LLMTestCase) -> None:
     native = metric.using_native_model  # pragma: no cover
     for counter in ("evaluation_cost", "input_tokens", "output_tokens"):  # pragma: no cover
         setattr(metric, counter, 0 if native else None)
+
+
+def _llm_eval_mode(eval_mode: Any) -> Any:
+    """deepeval's ``eval_mode``, resolved as deepeval does; only "llm" (the default) is run.
+
+    An explicit "hybrid" or "system_one" (deepeval's experimental System One judge) raises; the
+    same mode set globally (DEEPEVAL_EVAL_MODE) runs this metric with its LLM judge, with a warning.
+    """
+    try:
+        from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
+    except ImportError:  # pragma: no cover - deepeval before eval modes
+        if eval_mode not in (None, "llm"):
+            raise ValueError(f"Unsupported eval_mode {eval_mode!r}. Valid values: llm.") from None
+        return None
+    mode = resolve_eval_mode(eval_mode)
+    if mode is EvalMode.LLM:
+        return mode
+    if eval_mode is not None:
+        raise ValueError(
+            f"summscore.deepeval.SummarizationMetric: eval_mode={mode.value!r} (deepeval's "
+            "experimental System One judge) is not supported; use eval_mode='llm'"
+        )
+    warnings.warn(
+        f"DEEPEVAL_EVAL_MODE={mode.value}: summscore's SummarizationMetric judges with its LLM "
+        "(deepeval's System One judge is not supported)",
+        UserWarning,
+        stacklevel=3,
+    )
+    return EvalMode.LLM
+
+
+def _check_max_concurrency(value: Any) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ValueError(f"max_concurrency must be a positive integer or None, got {value!r}")
+    return value
+
+
+def _check_extensions(
+    scorer: SummarizationScorer, *, timeout: float | None, max_concurrency: int | None
+) -> None:
+    """timeout= and max_concurrency= beside scorer= must agree with the scorer's."""
+    current = {"timeout": scorer._policy.timeout, "max_concurrency": scorer.max_concurrency}
+    for name, value in (("timeout", timeout), ("max_concurrency", max_concurrency)):
+        if value is not None and value != current[name]:
+            raise ValueError(
+                f"SummarizationMetric: {name}={value!r} contradicts the scorer, which uses "
+                f"{name}={current[name]!r}; drop {name}= or build the scorer with it"
+            )
+
+
+def _template_prompts(template: Any) -> Any:
+    from .prompts.deepeval_upstream import UpstreamDeepEvalPrompts
+
+    return UpstreamDeepEvalPrompts(template=template)
+
+
+def _check_template(scorer: SummarizationScorer, template: Any, custom: bool) -> None:
+    """A custom evaluation_template beside scorer= must be the one the scorer's prompts use."""
+    used = getattr(scorer._prompt_set(), "template", None)
+    if used is None and not custom:
+        return
+    if used is not template:
+        raise ValueError(
+            f"SummarizationMetric: evaluation_template={getattr(template, '__name__', template)!r} "
+            f"is not the scorer's prompt set ({scorer.prompt_set}); drop evaluation_template= or "
+            "build the scorer with prompts=UpstreamDeepEvalPrompts(template=...)"
+        )
+
+
+def _case_slot(scorer: SummarizationScorer, limit: int | None) -> Any:
+    """A slot among ``limit`` test cases judged at once with ``scorer`` (metric copies share it)."""
+    if limit is None:
+        return contextlib.nullcontext()
+    loop = asyncio.get_running_loop()
+    per_loop = _SLOTS.setdefault(scorer, weakref.WeakKeyDictionary())
+    semaphores = per_loop.setdefault(loop, {})
+    if limit not in semaphores:
+        semaphores[limit] = asyncio.Semaphore(limit)
+    return semaphores[limit]
+
+
+def _is_deepeval_judge(judge: Any) -> bool:
+    from .judges.deepeval_model import DeepEvalJudge
+
+    return isinstance(judge, DeepEvalJudge)
+
+
+def _is_deepeval_model(model: Any) -> bool:
+    from .judges.deepeval_model import is_deepeval_model
+
+    return is_deepeval_model(model)
 
 
 def _deepeval_judge(model: Any, async_mode: bool) -> Any:

@@ -9,7 +9,9 @@ result back; they compute nothing themselves.
 Differences from upstream, on purpose:
 
 * ``score()``, ``batch_score()`` and ``single_turn_score()`` work inside a running event loop.
-* ``llm`` accepts anything the core accepts, not only ``llm_factory`` LLMs.
+* ``SummaryScore(llm=...)`` also accepts summscore's own judges (``LexicalJudge()``,
+  ``OpenAIJudge(client, model)``, any :class:`summscore.judges.Judge`); everything else ragas
+  rejects (a model name, a LangChain model, a legacy wrapper) raises ragas's ValueError.
 * Empty judge output gives NaN with a reason instead of ZeroDivisionError, and one failed input of
   ``abatch_score`` is a NaN result with the error as its reason instead of an exception that loses
   the whole batch.
@@ -32,7 +34,9 @@ from ._adapters import check_scorer
 from ._inputs import FieldNames
 from ._runner import run_sync
 from .errors import MissingExtraError, SummscoreError
+from .judges.base import Judge
 from .presets.ragas import RagasOptions
+from .prompts.ragas_upstream import UpstreamRagasPrompts, default_prompts
 from .result import SummaryResult
 from .scorer import SummarizationScorer
 
@@ -43,7 +47,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 try:
     from ragas.dataset_schema import SingleTurnSample
+    from ragas.metrics._summarization import (
+        ExtractKeyphrasePrompt,
+        GenerateAnswersPrompt,
+        GenerateQuestionsPrompt,
+    )
     from ragas.metrics.base import MetricType, MetricWithLLM, SingleTurnMetric
+    from ragas.prompt import PydanticPrompt
 except ImportError as exc:  # pragma: no cover - ragas without the single-turn API
     raise ImportError(
         f"summscore.ragas needs ragas with single-turn metrics (0.2.15 or later); ragas "
@@ -70,17 +80,31 @@ _RETRIEVED_FIELDS = FieldNames(source="retrieved_contexts", summary="response")
 _UPSTREAM_DEFAULTS = {"coeff": 0.5, "length_penalty": True}
 
 
+_NO_LLM: Any = object()
+
+
 def _ragas_scorer(
-    owner: str, llm: Any, scorer: Any, *, coeff: float, length_penalty: bool
+    owner: str,
+    llm: Any,
+    scorer: Any,
+    *,
+    coeff: float,
+    length_penalty: bool,
+    prompts: UpstreamRagasPrompts | None = None,
 ) -> SummarizationScorer | None:
     """The scorer a ragas face uses: ``scorer=`` checked against the other arguments, or one built
-    from ``llm`` (None when neither is given yet, as for a legacy metric awaiting evaluate())."""
+    from ``llm`` with the face's prompts (None when neither is given yet, as for a legacy metric
+    awaiting evaluate())."""
     RagasOptions(coeff=coeff, length_penalty=length_penalty)  # upstream's errors, raised early
     if scorer is None:
         if llm is None:
             return None
         return SummarizationScorer(
-            llm=llm, preset="ragas", coeff=coeff, length_penalty=length_penalty
+            llm=llm,
+            preset="ragas",
+            coeff=coeff,
+            length_penalty=length_penalty,
+            prompts="auto" if prompts is None else prompts,
         )
     given = {"coeff": coeff, "length_penalty": length_penalty}
     return check_scorer(
@@ -89,6 +113,41 @@ def _ragas_scorer(
         llm=("llm", llm),
         options={k: (v, _UPSTREAM_DEFAULTS[k]) for k, v in given.items()},
     )
+
+
+class _FacePrompts:
+    """The prompts a ragas face holds, as ragas's metric holds them, and the scorer they feed.
+
+    A scorer the face built renders from the face's prompt attributes at every call (and forgets
+    its cached source-side work when they change); a shared ``scorer=`` keeps its own prompt set,
+    so customised prompts on such a face are an error rather than silently ignored.
+    """
+
+    def __init__(self, owner: Any, *, legacy: bool) -> None:
+        self.set = UpstreamRagasPrompts(owner, legacy=legacy)
+        self._seen: tuple[Any, ...] | None = None
+
+    def check(self, owner_name: str, scorer: SummarizationScorer, shared: bool) -> None:
+        if shared:
+            if self.set.customised:
+                raise ValueError(
+                    f"{owner_name}: its prompts were changed, but it scores with a shared scorer= "
+                    f"whose own prompt set ({scorer.prompt_set}) decides what the judge is sent; "
+                    "build the metric with llm= to use custom prompts"
+                )
+            return
+        signature = self.set.signature()
+        if self._seen is not None and signature != self._seen:
+            scorer.clear_cache()  # keyphrases and questions were made with the old prompts
+        self._seen = signature
+
+
+def _accepts_llm(llm: Any) -> bool:
+    """What the collections SummaryScore takes: ragas's instructor LLM, as upstream, or a
+    summscore judge (a type ragas knows nothing of)."""
+    from ragas.llms.base import InstructorBaseRagasLLM
+
+    return isinstance(llm, (InstructorBaseRagasLLM, Judge))
 
 
 class SummaryMetricResult(MetricResult):
@@ -105,40 +164,58 @@ if _CollectionsBaseMetric is not None:
     class SummaryScore(_CollectionsBaseMetric):
         """Ragas collections metric: ``await SummaryScore(llm=...).ascore(reference_contexts, response)``.
 
-        ``llm`` is a ragas ``llm_factory(...)`` LLM, as upstream, or any judge
-        :class:`summscore.SummarizationScorer` accepts; ``scorer=`` shares an existing scorer.
+        ``llm`` is a ragas ``llm_factory(...)`` LLM, as upstream, or a summscore judge
+        (:class:`summscore.judges.Judge`, e.g. ``LexicalJudge()``); anything else raises ragas's
+        ValueError. ``scorer=`` shares an existing scorer instead. The prompts are ragas's, on
+        the attributes ragas uses (``extract_keyphrases_prompt``, ``generate_questions_prompt``,
+        ``generate_answers_prompt``): assign a modified one to change what the judge is sent.
         """
 
         def __init__(
             self,
-            llm: Any = None,
+            llm: Any = _NO_LLM,
             name: str = "summary_score",
             length_penalty: bool = True,
             coeff: float = 0.5,
             scorer: SummarizationScorer | None = None,
             **kwargs: Any,
         ) -> None:
-            built = _ragas_scorer(
-                "SummaryScore", llm, scorer, coeff=coeff, length_penalty=length_penalty
-            )
-            if built is None:
-                raise ValueError(
-                    "SummaryScore needs llm= (for example llm_factory('gpt-4o-mini', client=...)) "
-                    "or scorer="
-                )
-            self.scorer = built
-            self.llm = llm if llm is not None else built.llm
+            if llm is _NO_LLM and scorer is None:
+                raise TypeError("SummaryScore.__init__() missing 1 required argument: 'llm'")
+            llm = None if llm is _NO_LLM else llm
+            self._shared = scorer is not None
+            self.llm = llm if llm is not None or scorer is None else scorer.llm
             self.length_penalty = length_penalty
             self.coeff = coeff
-            super().__init__(name=name, **kwargs)
+            kp, q, a = default_prompts(legacy=False)
+            self.extract_keyphrases_prompt = kp
+            self.generate_questions_prompt = q
+            self.generate_answers_prompt = a
+            self._prompts = _FacePrompts(self, legacy=False)
+            RagasOptions(coeff=coeff, length_penalty=length_penalty)  # upstream's order of checks
+            super().__init__(name=name, **kwargs)  # ragas's llm validation (_validate_llm)
+            built = _ragas_scorer(
+                "SummaryScore",
+                llm,
+                scorer,
+                coeff=coeff,
+                length_penalty=length_penalty,
+                prompts=self._prompts.set,
+            )
+            assert built is not None
+            self.scorer = built
 
         def _validate_llm(self) -> None:
-            """The core has validated the judge already; any judge it accepts is fine here."""
+            """ragas's check (same ValueError), letting summscore judges and scorer= through."""
+            if self._shared or _accepts_llm(self.llm):
+                return
+            super()._validate_llm()
 
         async def ascore(  # type: ignore[override]
             self, reference_contexts: list[str], response: str
         ) -> SummaryMetricResult:
             """Score ``response`` against ``reference_contexts`` (joined with "\\n")."""
+            self._prompts.check("SummaryScore", self.scorer, self._shared)
             result = await self.scorer._ascore(
                 reference_contexts, response, None, _COLLECTIONS_FIELDS
             )
@@ -201,6 +278,11 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
     given. Samples need ``reference_contexts`` and ``response``; a sample with only
     ``retrieved_contexts`` (the name an older ragas doc used) is scored on those, with one warning.
     A failed row raises, which ``evaluate(raise_exceptions=False)`` records as NaN.
+
+    The prompts are ragas's legacy ``PydanticPrompt`` objects under ragas's attribute names, sent
+    as ragas renders them, so ``get_prompts()``, ``set_prompts()``, ``adapt_prompts()`` and
+    ``save_prompts()`` / ``load_prompts()`` work as on ragas's metric (with ``scorer=``, the
+    shared scorer's prompts apply and edited ones raise ValueError at scoring).
     """
 
     name: str = "summary_score"
@@ -208,6 +290,9 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
     length_penalty: bool = True
     coeff: float = 0.5
     scorer: SummarizationScorer | None = None
+    question_generation_prompt: PydanticPrompt = field(default_factory=GenerateQuestionsPrompt)
+    answer_generation_prompt: PydanticPrompt = field(default_factory=GenerateAnswersPrompt)
+    extract_keyphrases_prompt: PydanticPrompt = field(default_factory=ExtractKeyphrasePrompt)
     _required_columns: dict[MetricType, set[str]] = field(
         default_factory=lambda: {
             MetricType.SINGLE_TURN: {
@@ -221,12 +306,14 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        self._prompts = _FacePrompts(self, legacy=True)
         built = _ragas_scorer(
             "SummarizationScore",
             self.llm,
             self.scorer,
             coeff=self.coeff,
             length_penalty=self.length_penalty,
+            prompts=self._prompts.set,
         )
         # A scorer built here belongs to the llm it was built for; evaluate() may swap the llm.
         self._own: tuple[Any, SummarizationScorer] | None = (
@@ -255,7 +342,11 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
             )
         if self._own is None or self._own[0] is not self.llm:
             built = SummarizationScorer(
-                llm=self.llm, preset="ragas", coeff=self.coeff, length_penalty=self.length_penalty
+                llm=self.llm,
+                preset="ragas",
+                coeff=self.coeff,
+                length_penalty=self.length_penalty,
+                prompts=self._prompts.set,
             )
             self._own = (self.llm, built)
         return self._own[1]
@@ -283,4 +374,6 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
                 )
             contexts = retrieved
             fields = _RETRIEVED_FIELDS
-        return await self._active_scorer()._ascore(contexts, sample.response, None, fields)
+        scorer = self._active_scorer()
+        self._prompts.check(self.name, scorer, self.scorer is not None)
+        return await scorer._ascore(contexts, sample.response, None, fields)

@@ -25,7 +25,7 @@ from ._replycache import ReplyCache, default_cache_dir
 from ._runner import run_sync
 from .judges import Judge, resolve_judge
 from .presets import Context, Preset, SourceWork, make_preset
-from .prompts import check_prompt_choice, load_prompt_set
+from .prompts import check_prompt_choice, check_prompt_set, load_prompt_set
 from .result import SummaryResult, Usage
 
 __all__ = ["SummarizationScorer"]
@@ -67,7 +67,7 @@ class SummarizationScorer:
             ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
             exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
             call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
-            ``prompts`` ("auto", "upstream" or "own"), ``source_cache_size`` (default 512),
+            ``prompts`` ("auto", "upstream", "own", or a prompt-set object for the preset), ``source_cache_size`` (default 512),
             ``reply_cache`` (a directory, or True for ``~/.cache/summscore``: judge replies are
             kept on disk and a re-run asks the judge nothing it asked before), and for
             an OpenAI client ``temperature``, ``max_tokens``, ``response_format``,
@@ -95,8 +95,12 @@ class SummarizationScorer:
             timeout=common["timeout"],
             repair_retries=common["repair_retries"],
         )
-        check_prompt_choice(preset, common["prompts"])
-        self._prompt_choice: str = common["prompts"]
+        prompts = common["prompts"]
+        # A prompt-set object (a face's custom prompts, a user's deepeval template) is used as is.
+        custom_prompts = None if isinstance(prompts, str) else check_prompt_set(preset, prompts)
+        if custom_prompts is None:
+            check_prompt_choice(preset, prompts)
+        self._prompt_choice: str = "custom" if custom_prompts is not None else prompts
         if judge_options and not _is_openai_client(llm):
             raise TypeError(
                 f"{', '.join(judge_options)}: only used with an OpenAI client; "
@@ -110,7 +114,7 @@ class SummarizationScorer:
             self.judge, self._policy, cache=_reply_cache(common["reply_cache"])
         )
         self._cache: SourceCache[SourceWork] = SourceCache(common["source_cache_size"])
-        self._prompts: Any = None
+        self._prompts: Any = custom_prompts
         self._prompts_lock = threading.Lock()
 
     # ------------------------------------------------------------------ description

@@ -22,6 +22,7 @@ __all__ = [
     "RagasPromptSet",
     "Rendered",
     "check_prompt_choice",
+    "check_prompt_set",
     "load_prompt_set",
 ]
 
@@ -45,6 +46,29 @@ def check_prompt_choice(preset: str, choice: str) -> None:
             )
         if not _installed(package):
             raise MissingExtraError(package, package, f"prompts='upstream' for the {preset} preset")
+
+
+_TASKS = {
+    "ragas": ("keyphrases", "questions", "answers"),
+    "deepeval": ("truths", "claims", "questions", "answers", "verdicts", "reason"),
+    "mastra": ("claims", "verdicts", "questions", "answers", "reason"),
+}
+
+
+def check_prompt_set(preset: str, prompts: Any) -> Any:
+    """Validate a prompt-set object given as ``prompts=``: it needs a ``name`` and one method per
+    judge task of the preset (see :mod:`summscore.prompts.base`)."""
+    tasks = _TASKS.get(preset)
+    if tasks is None:
+        raise ValueError(f"unknown preset {preset!r}")
+    missing = [t for t in tasks if not callable(getattr(prompts, t, None))]
+    if missing or not isinstance(getattr(prompts, "name", None), str):
+        raise TypeError(
+            f"prompts must be 'auto', 'upstream', 'own' or a {preset} prompt set (a str name and "
+            f"the methods {', '.join(tasks)}); got {type(prompts).__name__}"
+            + (f" without {', '.join(missing)}" if missing else "")
+        )
+    return prompts
 
 
 def load_prompt_set(preset: str, choice: str) -> Any:

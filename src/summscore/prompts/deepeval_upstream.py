@@ -35,9 +35,15 @@ def truths_limit_phrase(limit: int | None) -> str:
 
 
 class UpstreamDeepEvalPrompts:
-    """Render deepeval's SummarizationMetric prompts with the installed deepeval."""
+    """Render deepeval's SummarizationMetric prompts with the installed deepeval.
 
-    def __init__(self) -> None:
+    ``template`` is a user's ``evaluation_template`` (a subclass of deepeval's
+    ``SummarizationTemplate``): its methods render the SummarizationMetric prompts, as deepeval's
+    ``_get_prompt`` does, each given only the variables it declares. The truths and claims prompts
+    stay FaithfulnessMetric's, which a SummarizationMetric template does not reach in deepeval.
+    """
+
+    def __init__(self, template: type | None = None) -> None:
         try:
             import deepeval
             from deepeval.metrics.faithfulness import schema as faith_schema
@@ -54,6 +60,9 @@ class UpstreamDeepEvalPrompts:
 
             version = dist_version("deepeval")
         self.name = f"deepeval-{version}"
+        self.template = template
+        if template is not None:
+            self.name += f"+{getattr(template, '__qualname__', type(template).__name__)}"
         try:
             from deepeval.templates.resolver import resolve_template
         except ImportError:
@@ -69,6 +78,10 @@ class UpstreamDeepEvalPrompts:
             self._resolve = resolve_template
 
     def _render(self, template_class: str, method: str, **kwargs: Any) -> str:
+        if template_class == "SummarizationMetric" and self.template is not None:
+            render = getattr(self.template, method, None)
+            if render is not None:
+                return _call_declared(render, {**kwargs, "multimodal": False, "strict": True})
         if self._resolve is not None:
             return str(self._resolve("metrics", template_class, method, multimodal=False, **kwargs))
         return _render_legacy(self._templates[template_class], method, kwargs)
@@ -135,14 +148,26 @@ class UpstreamDeepEvalPrompts:
         return Rendered(prompt, self._summ.SummarizationScoreReason)
 
 
+def _call_declared(fn: Any, kwargs: dict[str, Any]) -> str:
+    """Call a template method with the variables it declares (all of them if it takes
+    ``**kwargs``), as deepeval's ``filter_template_kwargs`` does."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return str(fn(**kwargs))
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return str(fn(**kwargs))
+    return str(fn(**{k: v for k, v in kwargs.items() if k in params}))
+
+
 def _render_legacy(template: Any, method: str, kwargs: dict[str, Any]) -> str:
     """Call an old-style static template method with the arguments it declares."""
     import inspect
 
     fn = getattr(template, method)
     params = inspect.signature(fn).parameters
-    accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    chosen = {k: v for k, v in kwargs.items() if accepts_any or k in params}
     if method == "generate_truths" and "extraction_limit" in params:
-        chosen.pop("limit", None)
-    return str(fn(**chosen))
+        kwargs = {k: v for k, v in kwargs.items() if k != "limit"}
+    return _call_declared(fn, kwargs)
