@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def local_ray() -> Iterator[None]:
     # Workers import this module (the scorer factory lives here) and compat/ from the repo root.
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    ray.shutdown()  # an instance another test started (the README's Ray block) has other settings
     ray.init(
         num_cpus=2,
         include_dashboard=False,

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import inspect
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,30 @@ def _python_blocks() -> list[tuple[str, str]]:
         else:
             blocks.append((heading, match.group(2)))
     return blocks
+
+
+def _missing_framework(code: str) -> str | None:
+    """The first top-level module a block imports that is not installed here (the Ray and the
+    evaluation platforms' blocks need their extras, which CI installs in steps of their own)."""
+    import importlib.util
+
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            if importlib.util.find_spec(top) is None:
+                return top
+            if top == "summscore" and name != "summscore":
+                try:
+                    importlib.import_module(name)
+                except ImportError:
+                    return name
+    return None
 
 
 def _readers_names() -> dict[str, Any]:
@@ -75,6 +101,8 @@ def test_every_python_block_of_the_readme_runs_as_written(openai_env: JudgeServe
     assert len(programs) >= 8
     namespace = _readers_names()
     for index, (heading, code) in enumerate(programs):
+        if _missing_framework(code) is not None:
+            continue
         try:
             _run(code, namespace, f"README block {index} ({heading})")
         except Exception as exc:
@@ -84,6 +112,8 @@ def test_every_python_block_of_the_readme_runs_as_written(openai_env: JudgeServe
             assert namespace["metric"].model.get_model_name() == "gpt-4o-mini"
         if heading == "Ragas: change one import":
             assert 0 <= namespace["result"].value <= 1
+    if "ray" in sys.modules:  # the Ray block started a local instance: leave none behind
+        sys.modules["ray"].shutdown()
     assert openai_env.stats.requests > 0
     assert openai_env.stats.tasks["?"] == 0  # every prompt the README sends is a known judge task
 

@@ -50,6 +50,11 @@ def _arrow_types() -> dict[str, Any]:
     types: dict[str, Any] = {name: pa.float64() for name in floats}
     types.update(success=pa.bool_(), reason=pa.string(), error=pa.string())
     types.update(missed_questions=texts, unsupported_claims=texts, warnings=texts)
+    for name in ("preset", "judge", "model", "prompt_set"):  # provenance
+        types[name] = pa.string()
+    types.update(threshold=pa.float64(), cost=pa.float64())
+    for name in ("judge_calls", "input_tokens", "output_tokens"):
+        types[name] = pa.int64()
     return types
 
 
@@ -191,6 +196,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     )
     out = Path(args.out) if args.out else Path("summscore-out") / f"{path.stem}.results.jsonl"
     local = make_scorer(args)  # checks the options here, before any cluster work
+    model = args.model if args.judge != "lexical" else None
     ids: list[Any] = []
     failed: dict[int, Any] = {}  # rows that cannot be scored, by index: their result
     items: list[dict[str, Any]] = []
@@ -235,7 +241,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
         with ResultWriter(out) as writer:
             for index, row_id in enumerate(ids):
                 if index in failed:
-                    record = output_row(row_id, failed[index])
+                    record = output_row(row_id, failed[index], model=model)
                 else:
                     done = next(scored_rows)
                     assert done["i"] == index, "Ray returned rows out of order"
@@ -243,6 +249,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
                     for name in RESULT_COLUMNS:
                         value = done["result_" + name]
                         record[name] = value.tolist() if hasattr(value, "tolist") else value
+                    record["model"] = model
                 writer.write(record)
                 scores.append(record["score"])
     finally:
