@@ -398,8 +398,13 @@ def _print_summary(
         spend += f", {usage.cached_calls} replies from the reply cache"
     if usage.input_tokens is not None:
         spend += f", {usage.input_tokens} input / {usage.output_tokens} output tokens"
-    if usage.cost is not None:
-        spend += f", cost {usage.cost:.4f}"
+    if not scorer.judge.reads_prompts and usage.cost is None:
+        spend += ", no cost (offline judge)"
+    else:
+        from ._pricing import format_cost
+
+        cost = format_cost(usage.cost)
+        spend += f", {cost}" if usage.cost is None else f", cost {cost}"
     print(f"summscore: {scorer.preset} preset, judge {scorer.judge.name}", file=stream)
     print("\n".join(lines), file=stream)
     print(f"  {spend}", file=stream)
