@@ -1,0 +1,79 @@
+"""The HTML report: figures and tables from the data, safe embedding, any text, thousands of rows."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from summscore.report import PAGE_SIZE, render_report, write_report
+
+from .report_data import case, cases
+
+
+def _data(page: str) -> dict:
+    match = re.search(
+        r'<script type="application/json" id="summscore-data">(.*?)</script>', page, re.S
+    )
+    assert match
+    return json.loads(match.group(1))
+
+
+def test_the_report_shows_spend_pass_rate_components_and_failures_by_cause() -> None:
+    batch = cases(70)
+    page = render_report(batch)
+    failed = [c for c in batch if not c.result.ok]
+    passed = [c for c in batch if c.result.ok and c.result.score >= 0.5]
+    assert f'data-figure="judge calls"><strong>{3 * 70}</strong>' in page
+    assert "<strong>70,000 / 7,000</strong>" in page  # tokens in / out
+    assert f"<strong>${70 * 0.00021:,.4f}</strong>" in page
+    assert f"<strong>{len(passed) / 70:.1%}</strong><span>pass rate (≥ 0.5)</span>" in page
+    assert '<table class="stats" id="components">' in page and "<th>alignment</th>" in page
+    by_cause = {
+        "JudgeError: HTTP N from the judge": sum(
+            1 for c in failed if "HTTP" in (c.result.error or "")
+        ),
+        "ValueError: summary is empty": sum(1 for c in failed if "empty" in (c.result.error or "")),
+    }
+    for cause, n in by_cause.items():
+        assert f"<tr><td>{n}</td><td>{cause}</td></tr>" in page
+
+
+def test_unknown_cost_is_said_never_zero() -> None:
+    batch = [case(1)]
+    batch[0].result.usage.cost = None
+    assert "<strong>cost unknown</strong>" in render_report(batch)
+
+
+def test_a_script_end_in_the_data_cannot_break_out_of_the_json_block() -> None:
+    page = render_report(cases(10))
+    assert page.count("</script>") == 2  # the data block's and the app's own
+    assert "<script>alert(1)" not in page and "<img src=x" not in page
+    data = _data(page)
+    card = data["cases"][3]["h"]
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in card
+    assert "&lt;img src=x onerror=alert(2)&gt;" in card
+
+
+def test_a_lone_surrogate_in_any_text_is_replaced_not_fatal(tmp_path: Path) -> None:
+    path = write_report(tmp_path / "r.html", cases(10), title="t \ud800", meta={"input": "\udc80"})
+    page = path.read_text(encoding="utf-8")
+    assert "\ufffd lone" in page and "\ud800" not in page
+
+
+def test_thousands_of_rows_are_embedded_once_and_only_the_worst_page_is_static() -> None:
+    batch = cases()
+    page = render_report(batch)
+    data = _data(page)
+    assert len(data["cases"]) == len(batch) and data["pageSize"] == PAGE_SIZE
+    static = page.split('<div id="cases">', 1)[1].split('<script type="application/json"')[0]
+    assert static.count('<section class="case"') == PAGE_SIZE
+    first = re.search(r'<section class="case" data-index="(\d+)"', static)
+    assert first and not batch[int(first.group(1))].result.ok  # failed cases come first
+    assert "open this file in a browser with JavaScript" in page
+
+
+def test_the_histogram_scales_to_the_screen() -> None:
+    page = render_report(cases(20))
+    svg = re.search(r"<svg [^>]*>", page)
+    assert svg and 'viewBox="0 0 ' in svg.group(0) and "width=" not in svg.group(0)
