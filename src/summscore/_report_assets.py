@@ -25,7 +25,8 @@ table.stats td,table.stats th{padding:.15rem .7rem;border-bottom:1px solid #e3e6
 table.stats th{text-align:left;font-weight:500;color:#3a4252}table.causes td:last-child{text-align:left}
 .hist{width:100%;max-width:520px;height:auto;display:block}
 .controls{display:flex;flex-wrap:wrap;gap:.5rem .8rem;align-items:flex-end;background:#fff;
-border:1px solid #e3e6ec;border-radius:8px;padding:.6rem .7rem;position:sticky;top:0;z-index:1}
+border:1px solid #e3e6ec;border-radius:8px;padding:.6rem .7rem}
+@media (min-width:50rem){.controls{position:sticky;top:0;z-index:1}}
 .controls label{display:flex;flex-direction:column;font-size:.75rem;color:#5b6475;min-width:0}
 .controls input,.controls select,.controls button{font:inherit;font-size:.9rem;padding:.2rem .35rem;
 max-width:100%}
