@@ -6,6 +6,9 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
+from summscore.cli import main
 from summscore.report import PAGE_SIZE, render_report, write_report
 
 from .report_data import case, cases
@@ -77,3 +80,29 @@ def test_the_histogram_scales_to_the_screen() -> None:
     page = render_report(cases(20))
     svg = re.search(r"<svg [^>]*>", page)
     assert svg and 'viewBox="0 0 ' in svg.group(0) and "width=" not in svg.group(0)
+
+
+def test_each_case_shows_its_spend() -> None:
+    page = render_report([case(1)])
+    assert '<div class="spend">3 judge calls · 1,000 / 100 tokens · $0.00021</div>' in page
+
+
+def test_the_cli_summary_and_report_group_failures_by_cause(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.jsonl"
+    rows = [
+        {"id": "a", "source": "The cat sat on the mat all day.", "summary": "A cat sat."},
+        {"id": "b", "source": "Rain fell.", "summary": "  "},
+        {"id": "c", "source": "Snow fell.", "summary": ""},
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    report = tmp_path / "r.html"
+    args = ["score", str(data), "--out", str(tmp_path / "o.jsonl"), "--report", str(report)]
+    code = main([*args, "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert re.search(r"failed \(2x\): .*summary", err), err
+    assert re.search(r"pass rate \(≥ 0\.5\)\s+\d", err)
+    page = report.read_text(encoding="utf-8")
+    assert re.search(r'<table class="stats causes" id="causes">.*<td>2</td><td>[^<]*summary', page)

@@ -38,7 +38,7 @@ align-items:baseline}
 .score{font-weight:700;font-size:1.1rem}.low{color:#b3261e}.mid{color:#a15c00}.high{color:#1b7f3b}
 .badge{font-size:.75rem;border-radius:4px;padding:.05rem .4rem;background:#eef1f6;color:#3a4252}
 .badge.fail{background:#fde7e6;color:#b3261e}.badge.pass{background:#e3f5e8;color:#1b7f3b}
-.components{color:#3a4252;font-size:.9rem}.text{white-space:pre-wrap;background:#f6f7f9;
+.components{color:#3a4252;font-size:.9rem}.spend{color:#5b6475;font-size:.8rem}.text{white-space:pre-wrap;background:#f6f7f9;
 border-radius:6px;padding:.5rem .7rem;margin:.3rem 0}
 mark.bad{background:#fde7e6;color:#8c1d18;border-bottom:2px solid #b3261e;padding:0 .1rem}
 ul.missed li,ul.claims li{margin:.15rem 0}ul.missed li::marker{content:"✗  ";color:#b3261e}

@@ -33,7 +33,7 @@ from .errors import MissingExtraError
 from .report import ReportCase, write_report
 from .result import SummaryResult
 from .scorer import SummarizationScorer
-from .stats import describe
+from .stats import summarize
 
 __all__ = ["main"]
 
@@ -381,13 +381,13 @@ def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
 def _print_summary(
     results: Sequence[SummaryResult], scorer: SummarizationScorer, stream: TextIO
 ) -> None:
-    table = describe([r.score for r in results]).rows()
-    components: dict[str, list[float]] = {}
-    for r in results:
-        for name, value in r.components().items():
-            components.setdefault(name, []).append(value)
-    for name, values in components.items():
-        table.append((f"mean {name.removesuffix('_score')}", f"{sum(values) / len(values):.3f}"))
+    top = float(scorer.options.get("scale") or 1.0) if scorer.preset == "mastra" else 1.0
+    summary = summarize(results, top=top)
+    table = summary.scores.rows()
+    if summary.pass_rate is not None:
+        table.append((f"pass rate (≥ {summary.threshold:g})", f"{summary.pass_rate:.1%}"))
+    for name, value in summary.components.items():
+        table.append((f"mean {name.removesuffix('_score')}", f"{value:.3f}"))
     width = max(len(label) for label, _ in table)
     lines = [f"  {label:<{width}}  {value}" for label, value in table]
     usage = scorer.usage
@@ -408,11 +408,11 @@ def _print_summary(
     print(f"summscore: {scorer.preset} preset, judge {scorer.judge.name}", file=stream)
     print("\n".join(lines), file=stream)
     print(f"  {spend}", file=stream)
-    failures = [r for r in results if not r.ok]
-    for r in failures[:5]:
-        print(f"  failed: {r.error}", file=stream)
-    if len(failures) > 5:
-        print(f"  ... and {len(failures) - 5} more failures (see the 'error' column)", file=stream)
+    for cause, count in summary.causes[:5]:
+        print(f"  failed ({count}x): {cause}", file=stream)
+    if len(summary.causes) > 5:
+        rest = sum(count for _, count in summary.causes[5:])
+        print(f"  ... and {rest} more failures (see the 'error' column)", file=stream)
 
 
 def run_score(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ._pricing import format_cost
 from ._report_assets import CSS, SCRIPT
 from .result import SummaryResult
 from .stats import BatchSummary, histogram, summarize
@@ -114,6 +115,18 @@ def _highlight(text: str, spans: Sequence[str]) -> str:
     return "".join(out)
 
 
+def _spend(r: SummaryResult) -> str:
+    usage = r.usage
+    text = f"{usage.judge_calls} judge call{'s' if usage.judge_calls != 1 else ''}"
+    if usage.reused_calls or usage.cached_calls:
+        text += f" (+{usage.reused_calls + usage.cached_calls} from caches)"
+    if usage.input_tokens is not None:
+        text += f" · {usage.input_tokens:,} / {usage.output_tokens or 0:,} tokens"
+    if usage.cost is not None:
+        text += f" · {format_cost(usage.cost)}"
+    return text
+
+
 def _case_html(case: ReportCase, index: int, top: float, threshold: float) -> str:
     r = case.result
     components = " · ".join(
@@ -133,6 +146,8 @@ def _case_html(case: ReportCase, index: int, top: float, threshold: float) -> st
     ]
     if components:
         parts.append(f'<div class="components">{_e(components)}</div>')
+    if r.usage.judge_calls or r.usage.reused_calls or r.usage.cached_calls:
+        parts.append(f'<div class="spend">{_e(_spend(r))}</div>')
     if r.error:
         parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
     if case.summary is not None:
