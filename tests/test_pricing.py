@@ -9,8 +9,16 @@ import openai
 import pytest
 
 from summscore import SummarizationScorer
-from summscore._pricing import check_fits, estimate_tokens, format_cost, model_facts, price
+from summscore._pricing import (
+    check_fits,
+    check_judge_fits,
+    estimate_tokens,
+    format_cost,
+    model_facts,
+    price,
+)
 from summscore.cli import main
+from summscore.judges import LexicalJudge, OpenAIJudge
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
 
@@ -108,11 +116,20 @@ def test_the_offline_judge_says_it_costs_nothing(
 def test_a_source_longer_than_the_context_window_is_named() -> None:
     check_fits("word " * 1000, "gpt-4o-mini")  # fits
     check_fits("word " * 1_000_000, "my-finetune-7b")  # unknown window: not checked
-    with pytest.raises(ValueError, match=r"source is about 1,250,000 tokens.*gpt-4o-mini"):
+    with pytest.raises(ValueError, match=r"source is about 1,000,000 tokens.*gpt-4o-mini"):
         check_fits("word " * 1_000_000, "gpt-4o-mini")
 
 
+def test_the_context_hook_reads_the_judge_model() -> None:
+    long_text = "word " * 1_000_000
+    judge = OpenAIJudge(openai.AsyncOpenAI(api_key="x"), "gpt-4o-mini")
+    with pytest.raises(ValueError, match="contexts is about"):
+        check_judge_fits(judge, long_text, field="contexts")
+    check_judge_fits(LexicalJudge(), long_text)  # reads no prompts: nothing to overflow
+    check_judge_fits(OpenAIJudge(openai.AsyncOpenAI(api_key="x"), "llama3.1"), long_text)
+
+
 def test_the_token_estimate_counts_bytes_and_survives_a_lone_surrogate() -> None:
-    assert estimate_tokens("abcd" * 10) == 10
-    assert estimate_tokens("日本語") == 2  # 9 bytes
-    assert estimate_tokens("\ud800x") == 1
+    assert estimate_tokens("abcde" * 10) == 10
+    assert estimate_tokens("日本語の") == 2  # 12 bytes
+    assert estimate_tokens("\ud800xyz") == 1

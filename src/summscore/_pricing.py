@@ -19,6 +19,7 @@ from typing import Any
 __all__ = [
     "ModelFacts",
     "check_fits",
+    "check_judge_fits",
     "estimate_tokens",
     "format_cost",
     "model_facts",
@@ -82,12 +83,13 @@ def price(
 
 
 def estimate_tokens(text: str) -> int:
-    """A low estimate of the tokens in ``text``: one per four bytes of UTF-8.
+    """A low estimate of the tokens in ``text``: one per five bytes of UTF-8.
 
-    Tokenisers give about four characters per token in English and more tokens per character in
-    most other scripts, so a text this estimate finds too long is too long.
+    Current tokenisers give four to five characters per token in English and more tokens per
+    byte in most other scripts (a CJK character is three bytes and about one token), so a text
+    this estimate finds too long is too long, without loading a tokeniser.
     """
-    return len(text.encode("utf-8", "surrogatepass")) // 4
+    return len(text.encode("utf-8", "surrogatepass")) // 5
 
 
 def check_fits(
@@ -114,6 +116,17 @@ def check_fits(
             f"({facts.context_window:,} tokens, {reserve:,} kept for the prompt and the reply); "
             "shorten it, split it, or use a judge model with a longer context"
         )
+
+
+def check_judge_fits(judge: Any, text: str, *, field: str = "source") -> None:
+    """:func:`check_fits` for a judge that names its model (``OpenAIJudge.model``); others pass.
+
+    The hook for the core: call it on the source before the first judge call, so a source longer
+    than the model's context window is that row's clear error instead of an opaque API error.
+    """
+    model = getattr(judge, "model", None)
+    if getattr(judge, "reads_prompts", False) and isinstance(model, str) and model:
+        check_fits(text, model, field=field)
 
 
 def format_cost(cost: float | None) -> str:
