@@ -23,7 +23,7 @@ def case(i: int) -> ReportCase:
         claims = [ClaimVerdict(claim=f"It was {CLAIM}.", verdict="no", supported=False)]
     source = f"Source {i}: the firm grew quickly."
     if i == 3:
-        summary = "<b>bold</b></script><script>alert(1)</script> \ud800 lone"
+        summary = "<b>bold</b></script><script>alert(1)</script> \ud800 lone " + "x" * 3000
         source = "\udfff <img src=x onerror=alert(2)>"
     result = SummaryResult(
         id=f"row-{i}",

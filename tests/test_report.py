@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from summscore.cli import main
-from summscore.report import PAGE_SIZE, render_report, write_report
+from summscore.report import PAGE_SIZE, ReportCase, render_report, write_report
+from summscore.result import ClaimVerdict
 
 from .report_data import case, cases
 
@@ -106,3 +107,42 @@ def test_the_cli_summary_and_report_group_failures_by_cause(
     assert re.search(r"pass rate \(≥ 0\.5\)\s+\d", err)
     page = report.read_text(encoding="utf-8")
     assert re.search(r'<table class="stats causes" id="causes">.*<td>2</td><td>[^<]*summary', page)
+
+
+NASTY = [
+    "\ud800",
+    "\udfff\ud800",
+    "\ud83d\ude00",  # a surrogate pair written as two escapes
+    "</script><!--<script>",
+    "</SCRIPT >",
+    "\u2028\u2029",
+    "\x00\x1f\x7f",
+    "&amp;&lt;",
+    "'\"`${x}",
+    "a" * 20_000,
+    "",
+]
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_any_text_anywhere_renders_and_stays_inside_its_place(text: str, tmp_path: Path) -> None:
+    base = case(5)
+    result = base.result.model_copy(
+        update={
+            "error": text or None,
+            "reason": text,
+            "warnings": [text],
+            "claims": [ClaimVerdict(claim=text, verdict=text, reason=text, supported=False)],
+            "score": float("nan"),
+        }
+    )
+    batch = [
+        ReportCase(text, text, text, result),
+        ReportCase({"id": text}, None, None, result),
+        ReportCase(float("nan"), text, text, base.result),
+    ]
+    path = write_report(tmp_path / "r.html", batch, title=text, meta={text: text})
+    page = path.read_text(encoding="utf-8")
+    assert page.count("</script>") == 2 and page.lower().count("<script") == 2
+    data = _data(page)
+    assert len(data["cases"]) == 3 and data["cases"][2]["id"] is None

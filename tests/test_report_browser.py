@@ -187,6 +187,9 @@ def test_a_420_px_screen_needs_no_horizontal_scroll(report: Any) -> None:
     assert svg <= width
     _js(report, "document.querySelectorAll('#cases details').forEach(d => d.open = true)")
     assert _js(report, "return document.documentElement.scrollWidth") <= width
+    assert _matching(report, q="alert(1)") == 1  # a 3,000-character word must wrap too
+    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    _reset(report)
     out = ROOT / "summscore-out"
     out.mkdir(exist_ok=True)
     report.save_screenshot(str(out / "report-420.png"))
