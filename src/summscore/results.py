@@ -24,7 +24,7 @@ _HTML_ROWS = 20  # rows of the notebook table; to_pandas() has them all
 _CSS = (
     "<style>.summscore-r td,.summscore-r th{padding:2px 8px;text-align:left;vertical-align:top}"
     ".summscore-r .bad{color:#b3261e}.summscore-r .ok{color:#1b7f3b}"
-    ".summscore-r caption{text-align:left;font-weight:600}</style>"
+    ".summscore-r caption{text-align:left;font-weight:600;padding-top:6px}</style>"
 )
 
 
@@ -119,7 +119,14 @@ class SummaryResults(list[SummaryResult]):
 
     def _repr_html_(self) -> str:
         s = self.summary()
-        stats = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in s.rows())
+        rows = s.rows()
+        stats = (
+            "<tr>"
+            + "".join(f"<th>{_e(k)}</th>" for k, _ in rows)
+            + "</tr><tr>"
+            + "".join(f"<td>{_e(v)}</td>" for _, v in rows)
+            + "</tr>"
+        )
         causes = "".join(f"<tr><td>{n}</td><td>{_e(cause)}</td></tr>" for cause, n in s.causes)
         present = [n for n in _COMPONENTS if any(getattr(r, n) is not None for r in self)]
         head = "".join(
@@ -128,7 +135,7 @@ class SummaryResults(list[SummaryResult]):
         )
         body = []
         for r in self[:_HTML_ROWS]:
-            verdict = "" if r.success is None else ("✓" if r.success else "✗")
+            verdict = "✓" if r.ok and r.score >= s.threshold else "✗"
             cells = [_e(r.id), _num(r.score), *(_num(getattr(r, n)) for n in present)]
             cells += [verdict, _e(r.error or "")]
             body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
