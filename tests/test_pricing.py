@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,15 @@ from summscore.judges import LexicalJudge, OpenAIJudge
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
 
+needs_prices = pytest.mark.skipif(
+    importlib.util.find_spec("genai_prices") is None,
+    reason="genai-prices is not installed (it needs Python 3.11+)",
+)
 ROOT = Path(__file__).resolve().parents[1]
 NEWS = ROOT / "examples" / "news.jsonl"
 
 
+@needs_prices
 def test_a_known_model_is_priced_from_the_table() -> None:
     # gpt-4o-mini: $0.15 per million input tokens, $0.60 per million output tokens.
     assert price("gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.75)
@@ -41,6 +47,7 @@ def test_an_unknown_model_has_no_price_and_says_so() -> None:
     assert format_cost(0.00021) == "$0.00021"
 
 
+@needs_prices
 def test_a_local_base_url_still_prices_a_known_model_name() -> None:
     local = price("gpt-4o-mini", 1000, 0, base_url="http://127.0.0.1:8000/v1")
     assert local == pytest.approx(price("gpt-4o-mini", 1000, 0))
@@ -51,6 +58,7 @@ def _scorer(server: Any, model: str, **options: Any) -> SummarizationScorer:
     return SummarizationScorer(llm=client, model=model, preset="deepeval", **options)
 
 
+@needs_prices
 def test_the_readme_example_reports_a_cost(judge_server: Any) -> None:
     s = _scorer(judge_server, "gpt-4o-mini")
     result = s.score(FITNESS_SOURCE, FITNESS_SUMMARY)
@@ -72,6 +80,7 @@ def test_manual_prices_override_the_table(judge_server: Any) -> None:
     assert result.usage.cost == pytest.approx(result.usage.input_tokens)
 
 
+@needs_prices
 @pytest.mark.upstream
 def test_deepeval_evaluation_cost_comes_from_the_table(judge_server: Any) -> None:
     pytest.importorskip("deepeval")
@@ -87,7 +96,8 @@ def test_deepeval_evaluation_cost_comes_from_the_table(judge_server: Any) -> Non
 
 
 @pytest.mark.parametrize(
-    ("model", "shown"), [("gpt-4o-mini", "cost $"), ("my-model", "cost unknown")]
+    ("model", "shown"),
+    [pytest.param("gpt-4o-mini", "cost $", marks=needs_prices), ("my-model", "cost unknown")],
 )
 def test_the_cli_summary_shows_the_cost(
     model: str,
@@ -113,6 +123,7 @@ def test_the_offline_judge_says_it_costs_nothing(
     assert "no cost (offline judge)" in capsys.readouterr().err
 
 
+@needs_prices
 def test_a_source_longer_than_the_context_window_is_named() -> None:
     check_fits("word " * 1000, "gpt-4o-mini")  # fits
     check_fits("word " * 1_000_000, "my-finetune-7b")  # unknown window: not checked
@@ -120,6 +131,7 @@ def test_a_source_longer_than_the_context_window_is_named() -> None:
         check_fits("word " * 1_000_000, "gpt-4o-mini")
 
 
+@needs_prices
 def test_the_context_hook_reads_the_judge_model() -> None:
     long_text = "word " * 1_000_000
     judge = OpenAIJudge(openai.AsyncOpenAI(api_key="x"), "gpt-4o-mini")

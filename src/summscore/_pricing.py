@@ -6,7 +6,8 @@ data inside the package (no network at run time). A model is found by its name; 
 ``base_url`` names a known provider (OpenRouter, Groq, Together, ...), that provider's price wins.
 A model the table does not know has no price: its cost is None ("cost unknown"), never 0.
 
-The library is imported on first use only, so ``import summscore`` stays light.
+The library is imported on first use only, so ``import summscore`` stays light. It needs Python
+3.11+; on 3.10 it is not installed and every cost is unknown unless per-token prices are given.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _find(model: str, base_url: str | None) -> Any:
     """(provider, model info) from genai-prices, or None when the table does not know the model."""
     try:
         from genai_prices.data_snapshot import get_snapshot
-    except ImportError:  # pragma: no cover - a core dependency; a broken install prices nothing
+    except ImportError:  # pragma: no cover - Python 3.10, where genai-prices is not installed
         return None
     snapshot = get_snapshot()
     attempts: list[str | None] = [base_url, None] if base_url else [None]
