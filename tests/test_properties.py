@@ -295,12 +295,6 @@ def test_the_report_writer_renders_any_results(cases: list[tuple[str, Any, Any, 
     page.encode("utf-8")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="issue #11: a lone surrogate crashes the report writer (engineer 'report' fixes it; "
-    "remove this mark when that lands)",
-)
 def test_the_report_writer_survives_a_lone_surrogate(tmp_path: Path) -> None:
     scorer = _scorers["ragas"]
     result = scorer.score("The mill \ud800 closed in 1990.", "The mill closed.")

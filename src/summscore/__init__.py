@@ -16,6 +16,7 @@ from .errors import (
     TransientJudgeError,
 )
 from .result import AssessmentAnswer, ClaimVerdict, QuestionAnswer, SummaryResult, Usage
+from .results import SummaryResults
 from .scorer import SummarizationScorer
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "QuestionAnswer",
     "SummarizationScorer",
     "SummaryResult",
+    "SummaryResults",
     "SummscoreError",
     "TransientJudgeError",
     "Usage",

@@ -39,15 +39,28 @@ class RunningSummary:
         self._components: dict[str, list[float]] = {}  # name -> [sum, count]
         self.first_failures: list[str] = []
         self.causes: Counter[str] = Counter()
+        self.passed = 0  # rows whose score reached the pass mark
+        self.threshold: float | None = None  # the rule's threshold, when it has one
 
     def add(self, result: SummaryResult) -> None:
-        self.add_values(None if not result.ok else result.score, result.error, result.components())
+        score = None if not result.ok else result.score
+        if result.threshold is not None:
+            self.threshold = result.threshold
+        self.add_values(score, result.error, result.components(), success=result.success)
 
     def add_values(
-        self, score: float | None, error: str | None, components: dict[str, float]
+        self,
+        score: float | None,
+        error: str | None,
+        components: dict[str, float],
+        *,
+        success: bool | None = None,
     ) -> None:
         """Add one row given by its values (a row of an earlier run's results file)."""
         self.count += 1
+        if success is None and score is not None and error is None and not math.isnan(score):
+            success = score >= self.pass_mark
+        self.passed += bool(success)
         if score is None or error is not None or math.isnan(score):
             message = error or "no score"
             if len(self.first_failures) < _KEEP_FAILURES:
@@ -74,6 +87,16 @@ class RunningSummary:
     @property
     def failed(self) -> int:
         return self.count - self.scored
+
+    @property
+    def pass_mark(self) -> float:
+        """The rule's threshold, else half the top score (as the HTML report counts passes)."""
+        return self.threshold if self.threshold is not None else self.top / 2
+
+    @property
+    def pass_rate(self) -> float | None:
+        """Share of all rows (failed ones included) whose score reached the pass mark."""
+        return self.passed / self.count if self.count else None
 
     def component_means(self) -> dict[str, float]:
         return {name: total / n for name, (total, n) in self._components.items() if n}

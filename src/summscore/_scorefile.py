@@ -166,7 +166,13 @@ class RunSink:
         if isinstance(outcome, dict):
             self.writer.write(outcome)
             result = _from_record(outcome)
-            self.stats.add_values(_number(outcome.get("score")), None, result.components())
+            success = outcome.get("success")
+            self.stats.add_values(
+                _number(outcome.get("score")),
+                None,
+                result.components(),
+                success=success if isinstance(success, bool) else None,
+            )
         else:
             result = outcome
             self.writer.write(output_row(row.id, result, model=self.model, warnings=warnings))
@@ -283,6 +289,8 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
     """The closing table: counts, quantiles, mean components, spend, failures by cause."""
     stats = sink.stats
     table = stats.summary().rows()
+    if stats.pass_rate is not None:
+        table.append((f"pass rate (≥ {stats.pass_mark:g})", f"{stats.pass_rate:.1%}"))
     for name, value in stats.component_means().items():
         table.append((f"mean {name.removesuffix('_score')}", f"{value:.3f}"))
     width = max(len(label) for label, _ in table)
@@ -295,8 +303,12 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
         spend += f", {usage.cached_calls} replies from the reply cache"
     if usage.input_tokens is not None:
         spend += f", {usage.input_tokens} input / {usage.output_tokens} output tokens"
-    if usage.cost is not None:
-        spend += f", cost {usage.cost:.4f}"
+    if not scorer.judge.reads_prompts and usage.cost is None:
+        spend += ", no cost (offline judge)"
+    else:
+        from ._pricing import format_cost
+
+        spend += ", cost unknown" if usage.cost is None else f", cost {format_cost(usage.cost)}"
     print(f"summscore: {scorer.preset} preset, judge {scorer.judge.name}", file=stream)
     print("\n".join(lines), file=stream)
     print(f"  {spend}", file=stream)
@@ -317,8 +329,8 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
             file=stream,
         )
     if stats.failed:
-        causes = ", ".join(f"{n} {cause}" for cause, n in stats.causes.most_common(5))
-        print(f"  failures by cause: {causes}", file=stream)
+        for cause, n in stats.causes.most_common(5):
+            print(f"  failed ({n}x): {cause}", file=stream)
         for message in stats.first_failures:
             print(f"  failed: {message}", file=stream)
         if stats.failed > len(stats.first_failures):

@@ -1,14 +1,21 @@
 """A self-contained HTML report of a scoring run.
 
-One file, no scripts, no external assets: the score distribution, summary statistics, and a card
-per case (worst first) with its components, the summary with unsupported claims highlighted, the
-questions the summary missed, the claims the judge did not find supported, and any error. Every
-text from the data is HTML-escaped: summaries and sources are untrusted.
+One file, no external assets, no server: the judge's spend (calls, tokens, cost), the pass rate,
+the score distribution and statistics, the mean components, the failures by cause, and a card per
+case (worst first) with its components, the summary with unsupported claims highlighted, the
+questions it missed, the claims the judge did not find supported, and any error. An inline script
+sorts, filters (score or component range, status, text search) and pages the cases, so a report of
+thousands of rows stays quick; without JavaScript the worst page is still shown.
+
+Every text from the data is HTML-escaped (summaries and sources are untrusted), the cases are
+embedded as JSON with ``<`` escaped so no text can close the script block, and a lone surrogate in
+any text becomes U+FFFD instead of failing the write.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from collections.abc import Sequence
@@ -17,10 +24,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ._pricing import format_cost
+from ._report_assets import CSS, SCRIPT
 from .result import SummaryResult
-from .stats import describe, histogram
+from .stats import BatchSummary, histogram, summarize
 
 __all__ = ["ReportCase", "render_report", "write_report"]
+
+PAGE_SIZE = 50
+_COMPONENT_NAMES = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
 
 
 @dataclass(frozen=True)
@@ -31,27 +43,6 @@ class ReportCase:
     source: str | None
     summary: str | None
     result: SummaryResult
-
-
-_CSS = """
-body{font:15px/1.5 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:70rem;
-padding:0 1rem;color:#1d2330;background:#fafbfc}
-h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem}
-.meta{color:#5b6475}table.stats{border-collapse:collapse}
-table.stats td,table.stats th{padding:.2rem .8rem;border-bottom:1px solid #e3e6ec;text-align:right}
-.case{background:#fff;border:1px solid #e3e6ec;border-radius:8px;padding:.8rem 1rem;margin:1rem 0}
-.case h3{margin:0 0 .4rem;font-size:1rem;display:flex;gap:.8rem;align-items:baseline}
-.score{font-weight:700;font-size:1.1rem}.low{color:#b3261e}.mid{color:#a15c00}.high{color:#1b7f3b}
-.badge{font-size:.75rem;border-radius:4px;padding:.05rem .4rem;background:#eef1f6;color:#3a4252}
-.badge.fail{background:#fde7e6;color:#b3261e}.badge.pass{background:#e3f5e8;color:#1b7f3b}
-.components{color:#3a4252;font-size:.9rem}.text{white-space:pre-wrap;background:#f6f7f9;
-border-radius:6px;padding:.5rem .7rem;margin:.3rem 0}
-mark.bad{background:#fde7e6;color:#8c1d18;border-bottom:2px solid #b3261e;padding:0 .1rem}
-ul.missed li,ul.claims li{margin:.15rem 0}ul.missed li::marker{content:"✗  ";color:#b3261e}
-.verdict{font-size:.75rem;font-weight:700;text-transform:uppercase;color:#b3261e;margin-right:.3rem}
-.error{color:#b3261e;font-weight:600}.warn{color:#a15c00}details summary{cursor:pointer;color:#3a4252}
-svg text{font:11px system-ui,sans-serif;fill:#5b6475}
-"""
 
 
 def _e(value: Any) -> str:
@@ -72,10 +63,13 @@ def _tone(score: float, top: float) -> str:
 
 
 def _histogram_svg(counts: Sequence[int], top: float) -> str:
-    width, height, pad = 560, 180, 28
+    width, height, pad = 520, 170, 26
     peak = max(counts) or 1
     bar_w = (width - 2 * pad) / len(counts)
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="score distribution">']
+    parts = [
+        f'<svg class="hist" viewBox="0 0 {width} {height}" role="img" '
+        'aria-label="score distribution">'
+    ]
     for i, count in enumerate(counts):
         h = (height - 2 * pad) * count / peak
         x = pad + i * bar_w
@@ -90,6 +84,8 @@ def _histogram_svg(counts: Sequence[int], top: float) -> str:
             )
     for i in range(len(counts) + 1):
         x = pad + i * bar_w
+        if len(counts) > 5 and i % 2:  # every other label: they must stay legible on a phone
+            continue
         label = f"{top * i / len(counts):g}"
         parts.append(
             f'<text x="{x:.1f}" y="{height - pad + 14}" text-anchor="middle">{label}</text>'
@@ -119,26 +115,39 @@ def _highlight(text: str, spans: Sequence[str]) -> str:
     return "".join(out)
 
 
-def _case_html(case: ReportCase, top: float) -> str:
+def _spend(r: SummaryResult) -> str:
+    usage = r.usage
+    text = f"{usage.judge_calls} judge call{'s' if usage.judge_calls != 1 else ''}"
+    if usage.reused_calls or usage.cached_calls:
+        text += f" (+{usage.reused_calls + usage.cached_calls} from caches)"
+    if usage.input_tokens is not None:
+        text += f" · {usage.input_tokens:,} / {usage.output_tokens or 0:,} tokens"
+    if usage.cost is not None:
+        text += f" · {format_cost(usage.cost)}"
+    return text
+
+
+def _case_html(case: ReportCase, index: int, top: float, threshold: float) -> str:
     r = case.result
     components = " · ".join(
         f"{name.removesuffix('_score')} {_fmt(value)}" for name, value in r.components().items()
     )
-    badge = ""
-    if r.success is not None:
-        badge = (
-            '<span class="badge pass">pass</span>'
-            if r.success
-            else '<span class="badge fail">fail</span>'
-        )
+    passed = r.ok and r.score >= threshold
+    badge = (
+        f'<span class="badge pass" title="score ≥ {threshold:g}">pass</span>'
+        if passed
+        else f'<span class="badge fail" title="score below {threshold:g} or no score">fail</span>'
+    )
     unsupported = r.unsupported_claims
     parts = [
-        '<section class="case">',
+        f'<section class="case" data-index="{index}">',
         f'<h3><span class="score {_tone(r.score, top)}">{_fmt(r.score)}</span>'
         f"<span>{_e(case.id)}</span>{badge}</h3>",
     ]
     if components:
         parts.append(f'<div class="components">{_e(components)}</div>')
+    if r.usage.judge_calls or r.usage.reused_calls or r.usage.cached_calls:
+        parts.append(f'<div class="spend">{_e(_spend(r))}</div>')
     if r.error:
         parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
     if case.summary is not None:
@@ -169,36 +178,187 @@ def _case_html(case: ReportCase, top: float) -> str:
     return "\n".join(parts)
 
 
+def _figures(summary: BatchSummary) -> str:
+    scores, usage = summary.scores, summary.usage
+    rate = summary.pass_rate
+    figures = [
+        ("cases", f"{scores.count:,}"),
+        ("failed (error)", f"{scores.failed:,}"),
+        (f"pass rate (≥ {summary.threshold:g})", "–" if rate is None else f"{rate:.1%}"),
+        ("mean score", _fmt(scores.mean)),
+        ("judge calls", f"{usage.judge_calls:,}"),
+    ]
+    if usage.input_tokens is not None:
+        figures.append(
+            ("tokens in / out", f"{usage.input_tokens:,} / {usage.output_tokens or 0:,}")
+        )
+    figures.append(("cost", summary.cost_text))
+    if usage.reused_calls or usage.cached_calls:
+        figures.append(("calls saved by caches", f"{usage.reused_calls + usage.cached_calls:,}"))
+    cells = "".join(
+        f'<div class="figure" data-figure="{_e(label)}"><strong>{_e(value)}</strong><span>{_e(label)}</span></div>'
+        for label, value in figures
+    )
+    return f'<div class="figures">{cells}</div>'
+
+
+def _tables(summary: BatchSummary) -> str:
+    stats = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in summary.scores.rows())
+    parts = [f'<div class="scroll"><table class="stats" id="stats">{stats}</table></div>']
+    if summary.components:
+        rows = "".join(
+            f"<tr><th>{_e(name.removesuffix('_score'))}</th><td>{value:.3f}</td></tr>"
+            for name, value in summary.components.items()
+        )
+        parts.append(
+            f'<div class="scroll"><table class="stats" id="components"><tr><th>component</th>'
+            f"<th>mean</th></tr>{rows}</table></div>"
+        )
+    if summary.causes:
+        rows = "".join(
+            f"<tr><td>{n:,}</td><td>{_e(cause)}</td></tr>" for cause, n in summary.causes
+        )
+        parts.append(
+            f'<div class="scroll"><table class="stats causes" id="causes"><tr><th>failed</th>'
+            f"<th>cause</th></tr>{rows}</table></div>"
+        )
+    return f'<div class="tables">{"".join(parts)}</div>'
+
+
+def _controls(components: Sequence[str]) -> str:
+    names = ["score", *components]
+    sorts = [("score:asc", "score, worst first"), ("score:desc", "score, best first")]
+    for name in components:
+        short = name.removesuffix("_score")
+        sorts += [
+            (f"{name}:asc", f"{short}, lowest first"),
+            (f"{name}:desc", f"{short}, highest first"),
+        ]
+    sorts += [("id:asc", "id"), ("order:asc", "input order")]
+    sort_options = "".join(f'<option value="{v}">{_e(t)}</option>' for v, t in sorts)
+    range_options = "".join(
+        f'<option value="{n}">{_e(n.removesuffix("_score"))}</option>' for n in names
+    )
+    statuses = [
+        ("all", "all cases"),
+        ("fail", "failing (below pass mark or error)"),
+        ("pass", "passing"),
+        ("error", "errors only"),
+        ("unsupported", "with unsupported claims"),
+        ("missed", "with missed questions"),
+    ]
+    status_options = "".join(f'<option value="{v}">{_e(t)}</option>' for v, t in statuses)
+    return (
+        '<div class="controls" id="controls" hidden>'
+        '<label>search<input type="search" id="q" placeholder="id, summary, error…"></label>'
+        f'<label>show<select id="status">{status_options}</select></label>'
+        f'<label>sort by<select id="sort">{sort_options}</select></label>'
+        f'<label>range of<select id="range-of">{range_options}</select></label>'
+        '<label>from<input type="number" id="range-min" step="any" inputmode="decimal"></label>'
+        '<label>to<input type="number" id="range-max" step="any" inputmode="decimal"></label>'
+        '<button type="button" id="reset">reset</button></div>'
+        '<div class="pager" id="pager" hidden><span id="count"></span><span id="page"></span>'
+        '<button type="button" id="prev">‹ previous</button>'
+        '<button type="button" id="next">next ›</button></div>'
+    )
+
+
+def _json_for_script(value: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">``: no ``<`` can close it."""
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) or math.isinf(value) else value
+
+
+def _well_formed(text: str) -> str:
+    """Lone surrogates (from JSON "\\ud800" escapes) become U+FFFD; surrogate pairs are joined."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def render_report(
     cases: Sequence[ReportCase],
     *,
     title: str = "summscore report",
     meta: dict[str, Any] | None = None,
     top: float = 1.0,
+    threshold: float | None = None,
 ) -> str:
-    """The report as one HTML string. ``top`` is the highest possible score (Mastra's scale)."""
-    scores = [c.result.score for c in cases]
-    summary = describe(scores)
+    """The report as one HTML string. ``top`` is the highest possible score (Mastra's scale);
+    ``threshold`` the pass mark (default: the deepeval preset's threshold, else half of ``top``)."""
+    results = [c.result for c in cases]
+    summary = summarize(results, threshold=threshold, top=top)
     info = dict(meta or {})
     info.setdefault("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
-    first = cases[0].result if cases else None
+    first = results[0] if results else None
     if first is not None:
         info.setdefault("preset", first.preset)
         info.setdefault("judge", first.judge)
         info.setdefault("prompt set", first.prompt_set)
-    ordered = sorted(cases, key=lambda c: (not math.isnan(c.result.score), c.result.score))
-    stats_rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in summary.rows())
+    components = [n for n in _COMPONENT_NAMES if n in summary.components]
+    cards = [_case_html(c, i, top, summary.threshold) for i, c in enumerate(cases)]
+    data = {
+        "pageSize": PAGE_SIZE,
+        "cases": [
+            {
+                "id": _json_id(c.id),
+                "s": _number(c.result.score),
+                "c": {k: _number(v) for k, v in c.result.components().items()},
+                "e": not c.result.ok,
+                "p": c.result.ok and c.result.score >= summary.threshold,
+                "u": len(c.result.unsupported_claims),
+                "m": len(c.result.missed_questions),
+                "h": card,
+            }
+            for c, card in zip(cases, cards)
+        ],
+    }
+    worst = sorted(
+        range(len(cases)),
+        key=lambda i: (not math.isnan(results[i].score), results[i].score, i),
+    )[:PAGE_SIZE]
+    static = "\n".join(cards[i] for i in worst)
+    note = (
+        f'<p class="nojs" id="nojs">The {len(worst)} worst of {len(cases):,} cases; '
+        "open this file in a browser with JavaScript to sort, filter and page through all.</p>"
+        if len(cases) > PAGE_SIZE
+        else ""
+    )
     meta_line = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in info.items())
-    body = "\n".join(_case_html(c, top) for c in ordered)
-    return (
+    page = (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{_e(title)}</title>'
-        f"<style>{_CSS}</style></head><body>\n"
+        f"<style>{CSS}</style></head><body>\n"
         f'<h1>{_e(title)}</h1><p class="meta">{meta_line}</p>\n'
-        f"<h2>Score distribution</h2>{_histogram_svg(histogram(scores, top=top), top)}\n"
-        f'<table class="stats">{stats_rows}</table>\n'
-        f"<h2>Cases, worst first</h2>\n{body}\n</body></html>\n"
+        f"{_figures(summary)}\n"
+        f"<h2>Score distribution</h2>{_histogram_svg(histogram([r.score for r in results], top=top), top)}\n"
+        f"{_tables(summary)}\n"
+        f"<h2>Cases</h2>\n{_controls(components)}\n{note}"
+        f'<div id="cases">{static}</div>\n'
+        f'<script type="application/json" id="summscore-data">{_json_for_script(data)}</script>\n'
+        f'<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n'
     )
+    return _well_formed(page)
+
+
+def _json_id(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    if isinstance(value, float):
+        return _number(value)
+    return str(value)
 
 
 def write_report(path: str | Path, cases: Sequence[ReportCase], **kwargs: Any) -> Path:

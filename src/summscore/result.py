@@ -109,6 +109,8 @@ class SummaryResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     threshold: float | None = None
     usage: Usage = Field(default_factory=Usage)
+    id: Any = None
+    """The case's id (``Case.id``, a mapping's "id", else its position) when scored in a batch."""
 
     @property
     def ok(self) -> bool:
@@ -147,6 +149,30 @@ class SummaryResult(BaseModel):
         """A JSON-serialisable dict. NaN becomes None, so the output is strict JSON."""
         data = self.model_dump(mode="json")
         return _nan_to_none(data)
+
+    def __repr__(self) -> str:
+        parts = [] if self.id is None else [f"id={self.id!r}"]
+        parts.append(f"score={_short(self.score)}")
+        parts += [f"{k.removesuffix('_score')}={_short(v)}" for k, v in self.components().items()]
+        if self.success is not None:
+            parts.append(f"success={self.success}")
+        parts.append(f"preset={self.preset!r}")
+        if self.error:
+            error = self.error if len(self.error) <= 80 else self.error[:79] + "…"
+            parts.append(f"error={error!r}")
+        return f"SummaryResult({', '.join(parts)})"
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: score, components, verdict, evidence, spend."""
+        from .results import result_html
+
+        return result_html(self)
+
+
+def _short(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.3f}"
 
 
 def _is_yes(answer: str) -> bool:

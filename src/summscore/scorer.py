@@ -27,6 +27,7 @@ from .judges import Judge, resolve_judge
 from .presets import Context, Preset, SourceWork, make_preset
 from .prompts import check_prompt_choice, check_prompt_set, load_prompt_set
 from .result import SummaryResult, Usage
+from .results import SummaryResults
 
 __all__ = ["SummarizationScorer"]
 
@@ -238,27 +239,31 @@ class SummarizationScorer:
         *,
         max_concurrency: int | None = None,
         progress: bool | None = None,
-    ) -> list[SummaryResult]:
+    ) -> SummaryResults:
         """Score many cases concurrently; results come back in input order.
 
         ``cases`` holds :class:`Case` objects, ``(source, summary)`` tuples or mappings with
         source/summary keys (``source``/``contexts``/``reference_contexts``/``input`` and
         ``summary``/``response``/``actual_output``). A case that fails (bad input, judge error) is
         returned as a result with NaN ``score`` and ``error`` set; it never aborts the batch.
-        ``progress`` shows a bar with ETA on stderr (default: when stderr is a terminal).
+        Each result carries its case's ``id`` (``Case.id``, a mapping's "id", else its position).
+        The :class:`~summscore.SummaryResults` list also has ``summary()``, ``to_pandas()`` and a
+        notebook table. ``progress`` shows a bar with ETA (default: in a terminal or a notebook).
         """
         items = list(cases)
         results: list[SummaryResult | None] = [None] * len(items)
         bar = _progress_bar(len(items), progress)
         try:
             async for index, result in self.ascore_stream(items, max_concurrency=max_concurrency):
+                if result.id is None:
+                    result.id = _case_id(items[index], index)
                 results[index] = result
                 if bar is not None:
                     bar.update(1)
         finally:
             if bar is not None:
                 bar.close()
-        return [r for r in results if r is not None]
+        return SummaryResults(r for r in results if r is not None)
 
     async def ascore_stream(
         self, cases: Iterable[Any], *, max_concurrency: int | None = None
@@ -327,7 +332,7 @@ class SummarizationScorer:
         *,
         max_concurrency: int | None = None,
         progress: bool | None = None,
-    ) -> list[SummaryResult]:
+    ) -> SummaryResults:
         """Synchronous :meth:`ascore_many`."""
         return run_sync(self.ascore_many(cases, max_concurrency=max_concurrency, progress=progress))
 
@@ -365,11 +370,28 @@ def _is_openai_client(llm: Any) -> bool:
     return isinstance(llm, (openai.OpenAI, openai.AsyncOpenAI))
 
 
+def _case_id(item: Any, index: int) -> Any:
+    """The id a result reports: the case's own, else its position in the batch."""
+    try:
+        case_id = as_case(item, index).id
+    except Exception:  # the case was unreadable; its result says why
+        return index
+    return index if case_id is None else case_id
+
+
+def _in_notebook() -> bool:
+    """True inside a Jupyter kernel (JupyterLab, Notebook, VS Code, Colab), where stderr is no tty."""
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    shell = get_ipython() if callable(get_ipython) else None
+    return any(cls.__name__ == "ZMQInteractiveShell" for cls in type(shell).__mro__)
+
+
 def _progress_bar(total: int, progress: bool | None) -> Any:
     if progress is None:
-        progress = sys.stderr.isatty()
+        progress = _in_notebook() or sys.stderr.isatty()
     if not progress or total == 0:
         return None
-    from tqdm.auto import tqdm
+    from tqdm.auto import tqdm  # a widget in a notebook with ipywidgets, else text on stderr
 
     return tqdm(total=total, desc="summscore", unit="case", file=sys.stderr, dynamic_ncols=True)

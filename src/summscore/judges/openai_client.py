@@ -198,6 +198,16 @@ class OpenAIJudge:
                 prompt_tokens * self.cost_per_input_token
                 + completion_tokens * self.cost_per_output_token
             )
+        elif prompt_tokens is not None and completion_tokens is not None:
+            # No prices given: the model's list price from genai-prices (None when unknown).
+            from .._pricing import price
+
+            cost = price(
+                self.model,
+                prompt_tokens,
+                completion_tokens,
+                base_url=str(getattr(self._client, "base_url", "") or "") or None,
+            )
         return JudgeReply(
             output=content,
             input_tokens=prompt_tokens,

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The HTML report in a real headless browser: Debian's chromium + chromium-driver, driven by
+# selenium (a dev dependency). Runs tests marked `browser`; leaves summscore-out/report-420.png
+# and summscore-out/report-420-cases.png as artifacts. About 1-2 minutes with the apt install
+# (chromium is ~100 MB), about 20 s of tests.
+set -euo pipefail
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null
+fi
+.venv/bin/python -c "import selenium" 2>/dev/null || .venv/bin/python -m pip install -q "selenium>=4.11"
+
+# Fail rather than skip: this step exists to run them.
+log=$(mktemp)
+.venv/bin/python -m pytest -q -m browser -rs tests/test_report_browser.py 2>&1 | tee "$log"
+if grep -q "skipped" "$log"; then
+    echo "browser tests were skipped: chromium, chromedriver or selenium is missing" >&2
+    exit 1
+fi
+test -s summscore-out/report-420.png

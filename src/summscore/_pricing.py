@@ -1,0 +1,141 @@
+"""What a judge call costs and how much text a judge model can read, from pydantic's genai-prices.
+
+genai-prices (https://github.com/pydantic/genai-prices) is a maintained table of model prices and
+context windows for OpenAI, Anthropic, Google, Groq, Mistral, OpenRouter and others, shipped as
+data inside the package (no network at run time). A model is found by its name; when the client's
+``base_url`` names a known provider (OpenRouter, Groq, Together, ...), that provider's price wins.
+A model the table does not know has no price: its cost is None ("cost unknown"), never 0.
+
+The library is imported on first use only, so ``import summscore`` stays light. It needs Python
+3.11+; on 3.10 it is not installed and every cost is unknown unless per-token prices are given.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "ModelFacts",
+    "check_fits",
+    "check_judge_fits",
+    "estimate_tokens",
+    "format_cost",
+    "model_facts",
+    "price",
+]
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What the price table says about one model."""
+
+    model_id: str
+    provider: str
+    context_window: int | None
+
+
+def _find(model: str, base_url: str | None) -> Any:
+    """(provider, model info) from genai-prices, or None when the table does not know the model."""
+    try:
+        from genai_prices.data_snapshot import get_snapshot
+    except ImportError:  # pragma: no cover - Python 3.10, where genai-prices is not installed
+        return None
+    snapshot = get_snapshot()
+    attempts: list[str | None] = [base_url, None] if base_url else [None]
+    for url in attempts:
+        try:
+            return snapshot.find_provider_model(model, None, None, url)
+        except LookupError:
+            continue
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def model_facts(model: str, base_url: str | None = None) -> ModelFacts | None:
+    """The model's id, provider and context window, or None when genai-prices does not know it."""
+    found = _find(model, base_url)
+    if found is None:
+        return None
+    provider, info = found
+    return ModelFacts(info.id, provider.id, info.context_window)
+
+
+def price(
+    model: str, input_tokens: int, output_tokens: int, *, base_url: str | None = None
+) -> float | None:
+    """The price in US dollars of one call, or None when the model is unknown."""
+    found = _find(model, base_url)
+    if found is None:
+        return None
+    from genai_prices import Usage as PriceUsage
+
+    provider, info = found
+    try:
+        calculation = info.calc_price(
+            PriceUsage(input_tokens=input_tokens, output_tokens=output_tokens), provider
+        )
+    except Exception:  # a price is a nicety: a gap in the table never fails a judge call
+        return None
+    cost = float(calculation.total_price)
+    return cost if math.isfinite(cost) else None
+
+
+def estimate_tokens(text: str) -> int:
+    """A low estimate of the tokens in ``text``: one per five bytes of UTF-8.
+
+    Current tokenisers give four to five characters per token in English and more tokens per
+    byte in most other scripts (a CJK character is three bytes and about one token), so a text
+    this estimate finds too long is too long, without loading a tokeniser.
+    """
+    return len(text.encode("utf-8", "surrogatepass")) // 5
+
+
+def check_fits(
+    text: str,
+    model: str,
+    *,
+    base_url: str | None = None,
+    field: str = "source",
+    reserve: int = 1024,
+) -> None:
+    """Raise ValueError naming ``field`` when ``text`` cannot fit in the model's context window.
+
+    ``reserve`` tokens are kept for the prompt's instructions and the reply. Models whose window is
+    unknown are not checked.
+    """
+    facts = model_facts(model, base_url)
+    if facts is None or not facts.context_window:
+        return
+    tokens = estimate_tokens(text)
+    room = facts.context_window - reserve
+    if tokens > room:
+        raise ValueError(
+            f"{field} is about {tokens:,} tokens, more than the context window of {model} "
+            f"({facts.context_window:,} tokens, {reserve:,} kept for the prompt and the reply); "
+            "shorten it, split it, or use a judge model with a longer context"
+        )
+
+
+def check_judge_fits(judge: Any, text: str, *, field: str = "source") -> None:
+    """:func:`check_fits` for a judge that names its model (``OpenAIJudge.model``); others pass.
+
+    The hook for the core: call it on the source before the first judge call, so a source longer
+    than the model's context window is that row's clear error instead of an opaque API error.
+    """
+    model = getattr(judge, "model", None)
+    if getattr(judge, "reads_prompts", False) and isinstance(model, str) and model:
+        check_fits(text, model, field=field)
+
+
+def format_cost(cost: float | None) -> str:
+    """ "$0.0123" or "cost unknown" (never "$0" for a price nobody knows)."""
+    if cost is None or not math.isfinite(cost):
+        return "cost unknown"
+    if cost == 0:
+        return "$0"
+    if cost < 0.01:
+        return f"${cost:.6f}".rstrip("0")
+    return f"${cost:,.4f}"

@@ -1,0 +1,199 @@
+"""The HTML report in a real headless Chromium: counts, filters, sorting, paging and highlights are
+what the data says, untrusted text stays text, and a 420 px wide screen needs no horizontal scroll.
+
+Runs where Debian's chromium and chromium-driver and selenium are installed (.ci/steps/browser.sh);
+skipped elsewhere. Leaves a screenshot in summscore-out/report-420.png.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summscore.report import write_report
+
+from .report_data import CLAIM, N_CASES, cases
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+WIDTH = 420
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="summscore-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        f"--window-size={WIDTH},900",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def report(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path = write_report(tmp_path_factory.mktemp("report") / "report.html", cases(), top=1.0)
+    browser.get(path.as_uri())
+    _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    return browser
+
+
+def _wait(driver: Any, condition: Any) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(condition)
+
+
+def _js(driver: Any, script: str) -> Any:
+    return driver.execute_script(script)
+
+
+def _shown(driver: Any) -> list[dict[str, Any]]:
+    return _js(
+        driver,
+        "return Array.from(document.querySelectorAll('#cases section.case')).map(s => ({"
+        "index: +s.dataset.index, marks: Array.from(s.querySelectorAll('mark.bad'))"
+        ".map(m => m.textContent), score: s.querySelector('.score').textContent}))",
+    )
+
+
+def _reset(driver: Any) -> None:
+    _js(driver, "document.getElementById('reset').click()")
+
+
+def test_the_report_opens_with_every_count_from_the_data(report: Any) -> None:
+    data = cases()
+    failed = sum(1 for c in data if not c.result.ok)
+    count = _js(report, "return document.getElementById('count')")
+    assert count.text == f"{N_CASES:,} cases"
+    shown = _shown(report)
+    assert len(shown) == 50 and all(s["score"] == "–" for s in shown)  # failed ones first
+    figures = _js(
+        report,
+        "return Object.fromEntries(Array.from(document.querySelectorAll('.figure'))"
+        ".map(f => [f.dataset.figure, f.querySelector('strong').textContent]))",
+    )
+    assert figures["cases"] == f"{N_CASES:,}" and figures["failed (error)"] == f"{failed:,}"
+    assert figures["judge calls"] == f"{3 * N_CASES:,}"
+    passed = sum(1 for c in data if c.result.ok and c.result.score >= 0.5)
+    assert figures["pass rate (≥ 0.5)"] == f"{passed / N_CASES:.1%}"
+    assert _js(report, "return document.getElementById('nojs')") is None
+
+
+def _matching(driver: Any, **values: str) -> int:
+    """Set controls by id, wait for the (debounced) list to re-render; returns the match count."""
+    script = "var count = document.getElementById('count'); count.dataset.matching = 'pending';"
+    for element_id, value in values.items():
+        script += (
+            f"var el = document.getElementById({element_id!r}); el.value = {value!r};"
+            "el.dispatchEvent(new Event('change'));"
+        )
+    _js(driver, script)  # one script: the render cannot land before the marker is set
+    count = "return document.getElementById('count').dataset.matching"
+    _wait(driver, lambda d: _js(d, count) != "pending")
+    return int(_js(driver, count))
+
+
+def test_filters_match_the_data_and_highlights_mark_the_unsupported_claims(report: Any) -> None:
+    data = cases()
+    _reset(report)
+    errors = sum(1 for c in data if not c.result.ok)
+    assert _matching(report, status="error") == errors
+    with_claims = [i for i, c in enumerate(data) if c.result.unsupported_claims]
+    assert _matching(report, status="unsupported") == len(with_claims)
+    for card in _shown(report):
+        assert card["index"] in with_claims and card["marks"] == [f"It was {CLAIM}."]
+    passing = sum(1 for c in data if c.result.ok and c.result.score >= 0.5)
+    assert _matching(report, status="pass") == passing
+    assert _matching(report, status="fail") == N_CASES - passing
+    _reset(report)
+    in_range = sum(
+        1 for c in data if c.result.ok and 0.9 <= (c.result.alignment_score or 0) <= 0.95
+    )
+    window = {"range-of": "alignment_score", "range-min": "0.9", "range-max": "0.95"}
+    assert _matching(report, **window) == in_range
+    _reset(report)
+    assert _matching(report, q="ROW-1234") == 1
+    assert [s["index"] for s in _shown(report)] == [1234]
+
+
+def test_sorting_and_paging_follow_the_scores(report: Any) -> None:
+    _reset(report)
+    _matching(report, sort="score:desc")
+    best = max(c.result.score for c in cases() if c.result.ok)
+    assert _shown(report)[0]["score"] == f"{best:.3f}"
+    _js(report, "document.getElementById('next').click()")
+    assert _js(report, "return document.getElementById('page').textContent").startswith(
+        "showing 51–100"
+    )
+    _matching(report, sort="order:asc")
+    assert [s["index"] for s in _shown(report)][:3] == [0, 1, 2]
+
+
+def test_untrusted_text_stays_text(report: Any) -> None:
+    _reset(report)
+    assert _matching(report, q="alert(1)") == 1
+    card = _js(report, "return document.querySelector('#cases section.case')")
+    assert "<b>bold</b></script><script>alert(1)</script>" in card.text
+    assert (
+        _js(
+            report, "return document.querySelectorAll('#cases b, #cases img, #cases script').length"
+        )
+        == 0
+    )
+    assert "\ufffd lone" in card.text
+
+
+def test_a_420_px_screen_needs_no_horizontal_scroll(report: Any) -> None:
+    _reset(report)
+    _matching(report, status="all")
+    _js(report, "window.scrollTo(0, 0)")
+    width = _js(report, "return window.innerWidth")
+    assert width == WIDTH
+    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    svg = _js(report, "return document.querySelector('svg.hist').getBoundingClientRect().right")
+    assert svg <= width
+    _js(report, "document.querySelectorAll('#cases details').forEach(d => d.open = true)")
+    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    assert _matching(report, q="alert(1)") == 1  # a 3,000-character word must wrap too
+    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    _reset(report)
+    out = ROOT / "summscore-out"
+    out.mkdir(exist_ok=True)
+    report.save_screenshot(str(out / "report-420.png"))
+    _matching(report, status="unsupported")
+    _js(report, "document.getElementById('controls').scrollIntoView()")
+    report.save_screenshot(str(out / "report-420-cases.png"))
+    assert (out / "report-420.png").stat().st_size > 0
