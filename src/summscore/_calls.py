@@ -14,6 +14,7 @@ produces (keyphrases, answers, verdicts, ...):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 import sys
 import threading
@@ -25,16 +26,27 @@ from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from ._jsonparse import coerce_reply
+from ._limiter import RequestLimiter
 from ._redact import redact
-from ._replycache import ReplyCache
-from .errors import JudgeOutputError, TransientJudgeError
+from ._replycache import ReplyCache, cache_identity
+from .errors import JudgeError, JudgeOutputError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
 from .prompts.base import Rendered
 from .result import Usage
 
-__all__ = ["CallLog", "CallPolicy", "JudgeCaller"]
+__all__ = ["AUTH_FAILURES_TO_STOP", "CallLog", "CallPolicy", "JudgeCaller"]
 
 M = TypeVar("M", bound=BaseModel)
+
+# After this many authentication failures in a row the judge is not asked again: every later
+# request fails at once with the same error (a wrong API key would otherwise cost one failed call
+# per row, with retries).
+AUTH_FAILURES_TO_STOP = 3
+
+# A limit on requests in flight for one ``*_many`` call, inside the scorer's own limit.
+_call_limiter: contextvars.ContextVar[RequestLimiter | None] = contextvars.ContextVar(
+    "summscore_call_limiter", default=None
+)
 
 
 @dataclass(frozen=True)
@@ -89,13 +101,23 @@ class JudgeCaller:
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         cache: ReplyCache | None = None,
+        limiter: RequestLimiter | None = None,
     ) -> None:
         self.judge = judge
         self.policy = policy
         self.cache = cache
+        self.limiter = limiter
         self._sleep = sleep
         self.total = Usage()
         self._lock = threading.Lock()
+        self._cache_identity = cache_identity(judge)
+        self._auth_failures = 0
+        self._auth_error: JudgeError | None = None
+
+    @staticmethod
+    def use_call_limit(limiter: RequestLimiter) -> None:
+        """Requests from the current task (and tasks it starts) also hold a slot of ``limiter``."""
+        _call_limiter.set(limiter)
 
     async def ask(
         self,
@@ -119,7 +141,8 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            reply = await self._send(log, request)
             try:
                 parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
@@ -128,6 +151,7 @@ class JudgeCaller:
                 continue
             items = list(getattr(parsed, field_name))
             if expect_len is None or len(items) == expect_len:
+                self._keep(request, reply)
                 return items
             if attempt + 1 < attempts:
                 prompt = base + _feedback(
@@ -139,6 +163,7 @@ class JudgeCaller:
                 f"{task}: the judge returned {len(items)} {field_name} for {expect_len} {what} "
                 f"after {attempts} attempts; scored the {min(len(items), expect_len)} judged"
             )
+            self._keep(request, reply)
             return items
         assert last_error is not None
         raise JudgeOutputError(
@@ -162,9 +187,12 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            reply = await self._send(log, request)
             try:
-                return _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                self._keep(request, reply)
+                return parsed
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + _feedback(str(exc))
@@ -174,18 +202,21 @@ class JudgeCaller:
         """The prompt text, rendered only for judges that read prompts."""
         return rendered.text if self.judge.reads_prompts else ""
 
+    def _cache_key(self, request: JudgeRequest) -> str:
+        return ReplyCache.key(self._cache_identity, request, self.judge.reads_prompts)
+
     async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
-        key = None
         if self.cache is not None:
-            key = ReplyCache.key(self.judge.name, request, self.judge.reads_prompts)
-            cached = self.cache.get(key)
+            cached = self.cache.get(self._cache_key(request))
             if cached is not None:
                 self._count_cached(log, cached)
                 return cached
-        reply = await self._send_to_judge(log, request)
-        if self.cache is not None and key is not None:
-            self.cache.put(key, reply)
-        return reply
+        return await self._send_to_judge(log, request)
+
+    def _keep(self, request: JudgeRequest, reply: JudgeReply) -> None:
+        """Cache a reply that was used (parsed and accepted): a failed one is asked again."""
+        if self.cache is not None:
+            self.cache.put(self._cache_key(request), reply)
 
     async def _send_to_judge(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
         policy = self.policy
@@ -204,6 +235,36 @@ class JudgeCaller:
         return reply
 
     async def _once(self, request: JudgeRequest) -> JudgeReply:
+        """One attempt, holding a slot of the scorer's (and the call's) request limit."""
+        if self._auth_error is not None:
+            raise self._auth_error
+        limiters = [x for x in (_call_limiter.get(), self.limiter) if x is not None]
+        for index, limiter in enumerate(limiters):
+            try:
+                await limiter.acquire()
+            except BaseException:
+                for held in limiters[:index]:
+                    held.release()
+                raise
+        try:
+            reply = await self._complete(request)
+        except TransientJudgeError as exc:
+            if _is_rate_limit(exc):
+                for limiter in limiters:
+                    limiter.rate_limited()
+            raise
+        except JudgeError as exc:
+            self._note_auth(exc)
+            raise
+        finally:
+            for limiter in reversed(limiters):
+                limiter.release()
+        self._auth_failures = 0
+        for limiter in limiters:
+            limiter.succeeded()
+        return reply
+
+    async def _complete(self, request: JudgeRequest) -> JudgeReply:
         try:
             if self.policy.timeout is None:
                 return await self.judge.complete(request)
@@ -215,6 +276,20 @@ class JudgeCaller:
             raise TransientJudgeError(
                 f"{request.task}: the judge did not answer within {self.policy.timeout:g}s"
             ) from None
+
+    def _note_auth(self, exc: JudgeError) -> None:
+        """Count authentication failures in a row; past the limit, stop asking the judge."""
+        if not _is_auth_failure(exc):
+            return
+        with self._lock:
+            self._auth_failures += 1
+            if self._auth_failures >= AUTH_FAILURES_TO_STOP and self._auth_error is None:
+                self._auth_error = JudgeError(
+                    redact(
+                        f"{exc} (the judge refused {self._auth_failures} requests in a row; "
+                        "summscore stopped asking it for this scorer)"
+                    )
+                )
 
     def _wait(self, state: RetryCallState) -> float:
         policy = self.policy
@@ -263,6 +338,16 @@ def _parse(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: 
         parsed = coerce_reply(reply.output, model, allow_truncated=True)
         log.warn(f"{task}: the judge's reply was cut off; scored what it held")
         return parsed
+
+
+def _is_rate_limit(exc: BaseException) -> bool:
+    text = str(exc)
+    return "HTTP 429" in text or "rate limit" in text.lower()
+
+
+def _is_auth_failure(exc: BaseException) -> bool:
+    text = str(exc)
+    return any(f"HTTP {status}" in text for status in (401, 403))
 
 
 def _feedback(problem: str) -> str:
