@@ -18,6 +18,8 @@ import contextvars
 import random
 import sys
 import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -42,6 +44,14 @@ M = TypeVar("M", bound=BaseModel)
 # request fails at once with the same error (a wrong API key would otherwise cost one failed call
 # per row, with retries).
 AUTH_FAILURES_TO_STOP = 3
+
+# A request that takes this many times longer than the slowest of the last answers (and at least
+# _STALL_FLOOR seconds) is taken for lost and asked again, rather than waited on up to the full
+# timeout: a response lost on the way (seen with many keep-alive connections under load) must
+# not stall a run for minutes while every other request is answered in a fraction of a second.
+_STALL_FACTOR = 5.0
+_STALL_FLOOR = 10.0
+_STALL_SAMPLES = 20
 
 # A limit on requests in flight for one ``*_many`` call, inside the scorer's own limit.
 _call_limiter: contextvars.ContextVar[RequestLimiter | None] = contextvars.ContextVar(
@@ -113,6 +123,7 @@ class JudgeCaller:
         self._cache_identity = cache_identity(judge)
         self._auth_failures = 0
         self._auth_error: JudgeError | None = None
+        self._latencies: deque[float] = deque(maxlen=200)
 
     @staticmethod
     def use_call_limit(limiter: RequestLimiter) -> None:
@@ -239,19 +250,20 @@ class JudgeCaller:
         if self._auth_error is not None:
             raise self._auth_error
         limiters = [x for x in (_call_limiter.get(), self.limiter) if x is not None]
-        for index, limiter in enumerate(limiters):
+        epochs: list[int] = []
+        for limiter in limiters:
             try:
-                await limiter.acquire()
+                epochs.append(await limiter.acquire())
             except BaseException:
-                for held in limiters[:index]:
+                for held in limiters[: len(epochs)]:
                     held.release()
                 raise
         try:
             reply = await self._complete(request)
         except TransientJudgeError as exc:
             if _is_rate_limit(exc):
-                for limiter in limiters:
-                    limiter.rate_limited()
+                for limiter, epoch in zip(limiters, epochs):
+                    limiter.rate_limited(epoch)
             raise
         except JudgeError as exc:
             self._note_auth(exc)
@@ -264,18 +276,31 @@ class JudgeCaller:
             limiter.succeeded()
         return reply
 
+    def attempt_timeout(self) -> float | None:
+        """The policy's timeout, shortened once answers come back much faster (see above)."""
+        timeout = self.policy.timeout
+        if len(self._latencies) >= _STALL_SAMPLES:
+            expected = max(_STALL_FLOOR, _STALL_FACTOR * max(self._latencies))
+            timeout = expected if timeout is None else min(timeout, expected)
+        return timeout
+
     async def _complete(self, request: JudgeRequest) -> JudgeReply:
+        timeout = self.attempt_timeout()
+        start = time.monotonic()
         try:
-            if self.policy.timeout is None:
-                return await self.judge.complete(request)
-            if sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
-                async with asyncio.timeout(self.policy.timeout):
-                    return await self.judge.complete(request)
-            return await asyncio.wait_for(self.judge.complete(request), self.policy.timeout)
+            if timeout is None:
+                reply = await self.judge.complete(request)
+            elif sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
+                async with asyncio.timeout(timeout):
+                    reply = await self.judge.complete(request)
+            else:
+                reply = await asyncio.wait_for(self.judge.complete(request), timeout)
         except (asyncio.TimeoutError, TimeoutError):
             raise TransientJudgeError(
-                f"{request.task}: the judge did not answer within {self.policy.timeout:g}s"
+                f"{request.task}: the judge did not answer within {timeout:g}s"
             ) from None
+        self._latencies.append(time.monotonic() - start)
+        return reply
 
     def _note_auth(self, exc: JudgeError) -> None:
         """Count authentication failures in a row; past the limit, stop asking the judge."""

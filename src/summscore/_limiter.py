@@ -6,18 +6,16 @@ binds to one loop, so this limiter keeps its count under a thread lock and wakes
 its own loop. Waiters are served first come, first served.
 
 With a fixed limit (the user set ``max_concurrency``) that is all. Without one the limit adapts
-to the server: it halves when the server answers 429 (at most once per ``cooldown`` seconds,
-since one burst brings many 429s at once) and grows by one after a limit's worth of successful
-requests, up to ``ceiling``.
+to the server, as TCP does: it halves when the server answers 429 to a request sent since the last
+cut (the other 429s of the same burst were caused by the old limit) and grows by one after a
+limit's worth of successful requests, up to ``ceiling``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 __all__ = ["RequestLimiter"]
@@ -32,29 +30,26 @@ class RequestLimiter:
         *,
         adaptive: bool = False,
         ceiling: int | None = None,
-        cooldown: float = 1.0,
-        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if limit < 1:
             raise ValueError(f"max_concurrency must be a positive integer, got {limit!r}")
         self.limit = limit
         self.adaptive = adaptive
         self.ceiling = max(ceiling or limit, limit)
-        self.cooldown = cooldown
         self.in_flight = 0
         self.peak = 0
-        self._clock = clock
-        self._last_cut = -float("inf")
+        self.epoch = 0  # how many times the limit was cut
         self._successes = 0
         self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
         self._lock = threading.Lock()
 
-    async def acquire(self) -> None:
+    async def acquire(self) -> int:
+        """Wait for a slot; return the epoch to give :meth:`rate_limited` if the request gets 429."""
         loop = asyncio.get_running_loop()
         with self._lock:
             if self.in_flight < self.limit and not self._waiters:
                 self._take()
-                return
+                return self.epoch
             future: asyncio.Future[None] = loop.create_future()
             self._waiters.append((loop, future))
         try:
@@ -70,6 +65,7 @@ class RequestLimiter:
             if granted and future.done() and not future.cancelled():
                 self.release()
             raise
+        return self.epoch
 
     def release(self) -> None:
         with self._lock:
@@ -87,15 +83,15 @@ class RequestLimiter:
                 self.limit += 1
                 self._wake()
 
-    def rate_limited(self) -> None:
-        """The server answered 429: an adaptive limit halves (once per burst)."""
+    def rate_limited(self, epoch: int) -> None:
+        """The server answered 429 to a request sent in ``epoch``: an adaptive limit halves,
+        once per burst."""
         if not self.adaptive:
             return
         with self._lock:
-            now = self._clock()
-            if now - self._last_cut < self.cooldown:
+            if epoch != self.epoch:
                 return
-            self._last_cut = now
+            self.epoch += 1
             self._successes = 0
             self.limit = max(1, min(self.limit, self.in_flight) // 2)
 
