@@ -215,9 +215,10 @@ def report(rows: list[Row], sources: int, cases: int, latency: float, cap: int) 
             f"{seconds / r.seconds:.2f}x" if r.system.startswith("summscore") else ""
             for seconds in upstream.values()
         )
+        ratio = f"{r.seconds / b:.2f}" if b else "n/a"
         print(
             f"| {r.system} | {r.seconds:.2f} | {r.calls} | {r.rejected} | {r.cpu_ms:.1f} | "
-            f"{r.seconds / b:.2f} | {speedups} | {r.failed} |"
+            f"{ratio} | {speedups} | {r.failed} |"
         )
     for rule in ROUNDS:
         print(f"bound ({rule} rule): {bound(rule, sources, cases, latency, cap):.2f} s")
