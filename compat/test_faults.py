@@ -104,3 +104,41 @@ def test_a_judge_that_keeps_failing_fails_its_rows_and_only_its_rows(
     assert len(results) == len(CASES_UNDER_TEST)
     assert all(not r.ok and "InternalServerError" in (r.error or "") for r in results)
     assert KEY not in " ".join(r.error or "" for r in results)
+
+
+# Longest a run may go without finishing a case before the test calls it stalled.
+_PROGRESS_BOUND = 60.0
+
+
+def test_three_presets_in_sequence_with_fresh_clients_never_stall(
+    make_judge_server: Callable[..., JudgeServer],
+) -> None:
+    """The run that once stalled for ~120 s with nothing in flight: three presets' score_many in
+    sequence, each with a fresh AsyncOpenAI client, a 429 cap the scorer stays under. Fails as
+    soon as no case finishes for _PROGRESS_BOUND seconds, naming the preset."""
+    import asyncio
+
+    from summscore._runner import run_sync
+
+    server = make_judge_server(latency=0.02, max_concurrency=8, retry_after=1.0)
+    cases = CASES_UNDER_TEST * 3
+
+    async def watched(scorer: SummarizationScorer, preset: str) -> int:
+        stream = scorer.ascore_stream(cases).__aiter__()
+        finished = 0
+        while True:
+            try:
+                _, result = await asyncio.wait_for(stream.__anext__(), _PROGRESS_BOUND)
+            except StopAsyncIteration:
+                return finished
+            except asyncio.TimeoutError:
+                await stream.aclose()
+                pytest.fail(f"{preset}: no case finished for {_PROGRESS_BOUND:g}s")
+            assert result.ok, result.error
+            finished += 1
+
+    for preset in ("ragas", "deepeval", "mastra"):
+        client = openai.AsyncOpenAI(base_url=server.url, api_key=KEY)
+        scorer = SummarizationScorer(client, model="gpt-4o-mini", preset=preset, max_concurrency=8)
+        assert run_sync(watched(scorer, preset)) == len(cases)
+    assert server.stats.statuses[429] == 0  # max_concurrency <= the server's cap: no 429

@@ -14,10 +14,13 @@ produces (keyphrases, answers, verdicts, ...):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import random
 import sys
 import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -26,16 +29,35 @@ from pydantic import BaseModel
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from ._jsonparse import coerce_reply
+from ._limiter import RequestLimiter
 from ._redact import redact, redact_value
-from ._replycache import ReplyCache
-from .errors import JudgeOutputError, TransientJudgeError
+from ._replycache import ReplyCache, cache_identity
+from .errors import JudgeError, JudgeOutputError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
 from .prompts.base import Rendered
 from .result import Usage
 
-__all__ = ["CallLog", "CallPolicy", "JudgeCaller"]
+__all__ = ["AUTH_FAILURES_TO_STOP", "CallLog", "CallPolicy", "JudgeCaller"]
 
 M = TypeVar("M", bound=BaseModel)
+
+# After this many authentication failures in a row the judge is not asked again: every later
+# request fails at once with the same error (a wrong API key would otherwise cost one failed call
+# per row, with retries).
+AUTH_FAILURES_TO_STOP = 3
+
+# A request that takes this many times longer than the slowest of the last answers (and at least
+# _STALL_FLOOR seconds) is taken for lost and asked again, rather than waited on up to the full
+# timeout: a response lost on the way (seen with many keep-alive connections under load) must
+# not stall a run for minutes while every other request is answered in a fraction of a second.
+_STALL_FACTOR = 5.0
+_STALL_FLOOR = 10.0
+_STALL_SAMPLES = 20
+
+# A limit on requests in flight for one ``*_many`` call, inside the scorer's own limit.
+_call_limiter: contextvars.ContextVar[RequestLimiter | None] = contextvars.ContextVar(
+    "summscore_call_limiter", default=None
+)
 
 
 @dataclass(frozen=True)
@@ -90,13 +112,24 @@ class JudgeCaller:
         *,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         cache: ReplyCache | None = None,
+        limiter: RequestLimiter | None = None,
     ) -> None:
         self.judge = judge
         self.policy = policy
         self.cache = cache
+        self.limiter = limiter
         self._sleep = sleep
         self.total = Usage()
         self._lock = threading.Lock()
+        self._cache_identity = cache_identity(judge)
+        self._auth_failures = 0
+        self._auth_error: JudgeError | None = None
+        self._latencies: deque[float] = deque(maxlen=200)
+
+    @staticmethod
+    def use_call_limit(limiter: RequestLimiter) -> None:
+        """Requests from the current task (and tasks it starts) also hold a slot of ``limiter``."""
+        _call_limiter.set(limiter)
 
     async def ask(
         self,
@@ -120,7 +153,8 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            reply = await self._send(log, request)
             try:
                 parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
@@ -129,6 +163,7 @@ class JudgeCaller:
                 continue
             items = list(getattr(parsed, field_name))
             if expect_len is None or len(items) == expect_len:
+                self._keep(request, reply)
                 return items
             if attempt + 1 < attempts:
                 prompt = base + _feedback(
@@ -140,6 +175,7 @@ class JudgeCaller:
                 f"{task}: the judge returned {len(items)} {field_name} for {expect_len} {what} "
                 f"after {attempts} attempts; scored the {min(len(items), expect_len)} judged"
             )
+            self._keep(request, reply)
             return items
         assert last_error is not None
         raise JudgeOutputError(
@@ -163,9 +199,12 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            reply = await self._send(log, JudgeRequest(task, prompt, rendered.schema, inputs))
+            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            reply = await self._send(log, request)
             try:
-                return _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                self._keep(request, reply)
+                return parsed
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + _feedback(str(exc))
@@ -175,18 +214,21 @@ class JudgeCaller:
         """The prompt text, rendered only for judges that read prompts."""
         return rendered.text if self.judge.reads_prompts else ""
 
+    def _cache_key(self, request: JudgeRequest) -> str:
+        return ReplyCache.key(self._cache_identity, request, self.judge.reads_prompts)
+
     async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
-        key = None
         if self.cache is not None:
-            key = ReplyCache.key(self.judge.name, request, self.judge.reads_prompts)
-            cached = self.cache.get(key)
+            cached = self.cache.get(self._cache_key(request))
             if cached is not None:
                 self._count_cached(log, cached)
                 return cached
-        reply = await self._send_to_judge(log, request)
-        if self.cache is not None and key is not None:
-            self.cache.put(key, reply)
-        return reply
+        return await self._send_to_judge(log, request)
+
+    def _keep(self, request: JudgeRequest, reply: JudgeReply) -> None:
+        """Cache a reply that was used (parsed and accepted): a failed one is asked again."""
+        if self.cache is not None:
+            self.cache.put(self._cache_key(request), reply)
 
     async def _send_to_judge(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
         policy = self.policy
@@ -207,17 +249,75 @@ class JudgeCaller:
         return dataclasses.replace(reply, output=redact_value(reply.output))
 
     async def _once(self, request: JudgeRequest) -> JudgeReply:
+        """One attempt, holding a slot of the scorer's (and the call's) request limit."""
+        if self._auth_error is not None:
+            raise self._auth_error
+        limiters = [x for x in (_call_limiter.get(), self.limiter) if x is not None]
+        epochs: list[int] = []
+        for limiter in limiters:
+            try:
+                epochs.append(await limiter.acquire())
+            except BaseException:
+                for held in limiters[: len(epochs)]:
+                    held.release()
+                raise
         try:
-            if self.policy.timeout is None:
-                return await self.judge.complete(request)
-            if sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
-                async with asyncio.timeout(self.policy.timeout):
-                    return await self.judge.complete(request)
-            return await asyncio.wait_for(self.judge.complete(request), self.policy.timeout)
+            reply = await self._complete(request)
+        except TransientJudgeError as exc:
+            if _is_rate_limit(exc):
+                for limiter, epoch in zip(limiters, epochs):
+                    limiter.rate_limited(epoch)
+            raise
+        except JudgeError as exc:
+            self._note_auth(exc)
+            raise
+        finally:
+            for limiter in reversed(limiters):
+                limiter.release()
+        self._auth_failures = 0
+        for limiter in limiters:
+            limiter.succeeded()
+        return reply
+
+    def attempt_timeout(self) -> float | None:
+        """The policy's timeout, shortened once answers come back much faster (see above)."""
+        timeout = self.policy.timeout
+        if len(self._latencies) >= _STALL_SAMPLES:
+            expected = max(_STALL_FLOOR, _STALL_FACTOR * max(self._latencies))
+            timeout = expected if timeout is None else min(timeout, expected)
+        return timeout
+
+    async def _complete(self, request: JudgeRequest) -> JudgeReply:
+        timeout = self.attempt_timeout()
+        start = time.monotonic()
+        try:
+            if timeout is None:
+                reply = await self.judge.complete(request)
+            elif sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
+                async with asyncio.timeout(timeout):
+                    reply = await self.judge.complete(request)
+            else:
+                reply = await asyncio.wait_for(self.judge.complete(request), timeout)
         except (asyncio.TimeoutError, TimeoutError):
             raise TransientJudgeError(
-                f"{request.task}: the judge did not answer within {self.policy.timeout:g}s"
+                f"{request.task}: the judge did not answer within {timeout:g}s"
             ) from None
+        self._latencies.append(time.monotonic() - start)
+        return reply
+
+    def _note_auth(self, exc: JudgeError) -> None:
+        """Count authentication failures in a row; past the limit, stop asking the judge."""
+        if not _is_auth_failure(exc):
+            return
+        with self._lock:
+            self._auth_failures += 1
+            if self._auth_failures >= AUTH_FAILURES_TO_STOP and self._auth_error is None:
+                self._auth_error = JudgeError(
+                    redact(
+                        f"{exc} (the judge refused {self._auth_failures} requests in a row; "
+                        "summscore stopped asking it for this scorer)"
+                    )
+                )
 
     def _wait(self, state: RetryCallState) -> float:
         policy = self.policy
@@ -266,6 +366,16 @@ def _parse(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: 
         parsed = coerce_reply(reply.output, model, allow_truncated=True)
         log.warn(f"{task}: the judge's reply was cut off; scored what it held")
         return parsed
+
+
+def _is_rate_limit(exc: BaseException) -> bool:
+    text = str(exc)
+    return "HTTP 429" in text or "rate limit" in text.lower()
+
+
+def _is_auth_failure(exc: BaseException) -> bool:
+    text = str(exc)
+    return any(f"HTTP {status}" in text for status in (401, 403))
 
 
 def _feedback(problem: str) -> str:

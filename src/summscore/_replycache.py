@@ -1,8 +1,11 @@
 """A persistent cache of judge replies, so that re-running an evaluation costs nothing.
 
 Replies are stored in one SQLite file, keyed by a hash of everything that decides the reply: the
-judge's name (backend and model), the task, the prompt and the output schema asked for. Only the
-reply and its token counts are stored, never a credential. Reading is safe across threads and
+judge's identity (backend, model and the options sent with every request, such as temperature;
+not the server's address, so a local server restarted on another port keeps its cache), the task,
+the prompt and the output schema asked for. Only replies that were used (parsed and accepted) are
+stored, so a re-run asks again what failed. Only the reply and its token counts are stored, never
+a credential. Reading is safe across threads and
 processes; a damaged or unwritable cache is reported once and then bypassed, never fatal.
 
 Cache only judges that answer the same prompt the same way (temperature 0): a cached reply is
@@ -11,6 +14,7 @@ returned as it was first given.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -25,9 +29,27 @@ from pydantic import BaseModel
 
 from .judges.base import JudgeReply, JudgeRequest
 
-__all__ = ["ReplyCache", "default_cache_dir"]
+__all__ = ["ReplyCache", "cache_identity", "default_cache_dir"]
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
+
+# Options of a judge that change its answers, read off the judge when it has them.
+_ANSWER_OPTIONS = ("model", "temperature", "max_tokens", "system_prompt", "extra_body")
+
+
+def cache_identity(judge: Any) -> str:
+    """What identifies a judge's answers: its ``cache_identity`` attribute when it has one, else
+    its name without the server address (``openai:gpt-4o-mini@127.0.0.1:8099`` ->
+    ``openai:gpt-4o-mini``) plus the answer-deciding options it carries (model, temperature,
+    max_tokens, system prompt, extra body)."""
+    explicit = getattr(judge, "cache_identity", None)
+    if isinstance(explicit, str) and explicit:
+        return explicit
+    name = str(getattr(judge, "name", type(judge).__name__)).split("@", 1)[0]
+    options = {k: getattr(judge, k) for k in _ANSWER_OPTIONS if hasattr(judge, k)}
+    if not options:
+        return name
+    return name + " " + json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def default_cache_dir() -> Path:
@@ -58,15 +80,15 @@ class ReplyCache:
             raise ValueError(f"reply_cache: cannot use {self.path}: {exc}") from None
 
     @staticmethod
-    def key(judge_name: str, request: JudgeRequest, reads_prompts: bool) -> str:
-        """Everything that decides the reply, hashed."""
+    def key(identity: str, request: JudgeRequest, reads_prompts: bool) -> str:
+        """Everything that decides the reply, hashed. ``identity`` is :func:`cache_identity`."""
         asked: Any = request.prompt if reads_prompts else dict(request.inputs)
         payload = {
             "v": _SCHEMA_VERSION,
-            "judge": judge_name,
+            "judge": identity,
             "task": request.task,
             "asked": asked,
-            "schema": request.schema.model_json_schema(),
+            "schema": _schema_json(request.schema),
         }
         encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
@@ -131,3 +153,8 @@ class ReplyCache:
             RuntimeWarning,
             stacklevel=3,
         )
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_json(schema: type[BaseModel]) -> dict[str, Any]:
+    return schema.model_json_schema()

@@ -140,6 +140,14 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         help="rows judged at once (default 8), e.g. --max-concurrency 32",
     )
     judge.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for the offline lexical judge (default: the machine's cores); the "
+        "numbers are the same with any N, e.g. --workers 1",
+    )
+    judge.add_argument(
         "--timeout", type=float, help="seconds per judge call (default 120), e.g. --timeout 60"
     )
     judge.add_argument(
@@ -303,19 +311,36 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
     if args.cache:
         options["reply_cache"] = args.cache
     model = args.model if args.judge == "openai" else None
+    llm, max_concurrency = make_judge(args), args.max_concurrency
+    workers = _workers(args)
+    if args.judge == "lexical" and workers > 1:
+        from ._pool import ProcessPoolJudge
+        from .judges import LexicalJudge
+
+        llm = ProcessPoolJudge(LexicalJudge, workers)
+        max_concurrency = max(max_concurrency or 1, 2 * workers)  # keep every worker busy
     try:
         return SummarizationScorer(
-            llm=make_judge(args),
+            llm=llm,
             model=model,
             preset=args.preset,
             prompts=args.prompts,
-            max_concurrency=args.max_concurrency,
+            max_concurrency=max_concurrency,
             **options,
         )
     except MissingExtraError as exc:
         raise UsageError(str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise UsageError(_cli_names(str(exc))) from None
+
+
+def _workers(args: argparse.Namespace) -> int:
+    workers = getattr(args, "workers", None)
+    if workers is None:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise UsageError(f"--workers must be a positive integer, got {workers}")
+    return int(workers)
 
 
 def _cli_names(message: str) -> str:

@@ -8,7 +8,7 @@ import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ._cache import SourceCache
 from ._calls import CallLog, CallPolicy, JudgeCaller
@@ -20,6 +20,7 @@ from ._inputs import (
     check_source,
     check_summary,
 )
+from ._limiter import RequestLimiter
 from ._redact import redact
 from ._replycache import ReplyCache, default_cache_dir
 from ._runner import run_sync
@@ -32,7 +33,7 @@ from .results import SummaryResults
 __all__ = ["SummarizationScorer"]
 
 _COMMON = {
-    "max_concurrency": 8,
+    "max_concurrency": None,
     "max_retries": 4,
     "backoff": 1.0,
     "max_backoff": 30.0,
@@ -42,6 +43,12 @@ _COMMON = {
     "source_cache_size": 512,
     "reply_cache": None,
 }
+# Without a max_concurrency the request limit adapts to the server, from here up to the ceiling.
+_ADAPTIVE_START = 8
+_ADAPTIVE_CEILING = 64
+# Cases in flight per allowed request: cases wait on shared sources and on their own earlier
+# calls, so more cases than request slots keep every slot busy.
+_CASES_PER_REQUEST = 4
 _JUDGE_OPTIONS = (
     "temperature",
     "max_tokens",
@@ -64,7 +71,9 @@ class SummarizationScorer:
         **options: the preset's options (ragas: ``coeff``, ``length_penalty``; deepeval:
             ``threshold``, ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``;
             mastra: ``scale``, ``n``, ``include_reason``) and common ones:
-            ``max_concurrency`` (cases judged at once by ``*_many``, default 8),
+            ``max_concurrency`` (judge requests in flight at once, shared by every call and face
+            that uses this scorer; default: adaptive, from 8 up to 64, halved when the server
+            answers 429),
             ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
             exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
             call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
@@ -82,13 +91,13 @@ class SummarizationScorer:
         judge_options = {k: options.pop(k) for k in _JUDGE_OPTIONS if k in options}
         self._preset: Preset = make_preset(preset, options)
         max_concurrency = common["max_concurrency"]
-        if (
-            isinstance(max_concurrency, bool)
-            or not isinstance(max_concurrency, int)
-            or max_concurrency < 1
-        ):
-            raise ValueError(f"max_concurrency must be a positive integer, got {max_concurrency!r}")
-        self.max_concurrency: int = max_concurrency
+        if max_concurrency is None:
+            limiter = RequestLimiter(_ADAPTIVE_START, adaptive=True, ceiling=_ADAPTIVE_CEILING)
+        else:
+            _check_limit(max_concurrency)
+            limiter = RequestLimiter(max_concurrency)
+        # The most judge requests in flight at once (the ceiling when adaptive).
+        self.max_concurrency: int = limiter.ceiling
         self._policy = CallPolicy(
             max_retries=common["max_retries"],
             backoff=common["backoff"],
@@ -112,7 +121,7 @@ class SummarizationScorer:
         self.llm = llm
         self.judge: Judge = resolve_judge(llm, model, **judge_options)
         self._caller = JudgeCaller(
-            self.judge, self._policy, cache=_reply_cache(common["reply_cache"])
+            self.judge, self._policy, cache=_reply_cache(common["reply_cache"]), limiter=limiter
         )
         self._cache: SourceCache[SourceWork] = SourceCache(common["source_cache_size"])
         self._prompts: Any = custom_prompts
@@ -203,15 +212,28 @@ class SummarizationScorer:
             return work
 
         key = (text, self._preset.source_key(questions))
-        work, reused = await self._cache.get_or_compute(key, prepare)
-        if reused:
-            log.usage.reused_calls += work.calls
-            self._caller.count_reused(work.calls)
-        for warning in work.warnings:
-            log.warn(warning)
-        fields_out = await self._preset.judge_summary(
-            Context(self._caller, log, prompts), work, text, checked_summary
-        )
+        ctx = Context(self._caller, log, prompts)
+        early = None
+        if isinstance(self._preset, _SummaryFirst):
+            # Summary-side calls that need nothing from the source go out alongside it.
+            early = asyncio.ensure_future(self._preset.prepare_summary(ctx, checked_summary))
+        try:
+            work, reused = await self._cache.get_or_compute(key, prepare)
+            if reused:
+                log.usage.reused_calls += work.calls
+                self._caller.count_reused(work.calls)
+            for warning in work.warnings:
+                log.warn(warning)
+            if early is not None and isinstance(self._preset, _SummaryFirst):
+                fields_out = await self._preset.judge_prepared(
+                    ctx, work, await early, text, checked_summary
+                )
+            else:
+                fields_out = await self._preset.judge_summary(ctx, work, text, checked_summary)
+        finally:
+            if early is not None and not early.done():
+                early.cancel()
+                await asyncio.gather(early, return_exceptions=True)
         if fields_out.get("error"):
             fields_out["error"] = redact(fields_out["error"])
         return SummaryResult(
@@ -271,19 +293,28 @@ class SummarizationScorer:
         """Yield ``(index, result)`` for each case as soon as it is scored (completion order).
 
         ``cases`` is consumed lazily, so a generator over a large file is never held in memory
-        at once; at most ``max_concurrency`` cases are in flight. Failures are results, as in
-        :meth:`ascore_many`. Closing the iterator early cancels the work still in flight.
+        at once. Judge requests in flight stay within the scorer's ``max_concurrency`` and, when
+        given, this call's ``max_concurrency``; a few cases per request slot are in flight, so
+        that cases waiting on a shared source or on their own earlier calls leave no slot idle.
+        Failures are results, as in :meth:`ascore_many`. Closing the iterator early cancels the
+        work still in flight.
         """
-        limit = max_concurrency or self.max_concurrency
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise ValueError(f"max_concurrency must be a positive integer, got {limit!r}")
+        call_limit = None
+        if max_concurrency is not None:
+            _check_limit(max_concurrency)
+            call_limit = RequestLimiter(max_concurrency)
+        limit = (max_concurrency or self.max_concurrency) * _CASES_PER_REQUEST
         source = enumerate(cases)
         # Bounded: workers wait while the consumer is behind, so the input is read no faster
         # than results are taken.
-        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue(maxsize=limit)
+        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue(
+            maxsize=max_concurrency or self.max_concurrency
+        )
         failures: list[BaseException] = []
 
         async def worker() -> None:
+            if call_limit is not None:  # each worker is a task of its own: this stays in it
+                self._caller.use_call_limit(call_limit)
             finished = False
             try:
                 while not failures:
@@ -347,6 +378,22 @@ class SummarizationScorer:
             threshold=self.threshold,
             error=redact(f"{type(exc).__name__}: {message}"),
         )
+
+
+@runtime_checkable
+class _SummaryFirst(Protocol):
+    """A preset with summary-side work that does not depend on the source (deepeval's claims)."""
+
+    async def prepare_summary(self, ctx: Context, summary: str) -> Any: ...
+
+    async def judge_prepared(
+        self, ctx: Context, work: Any, early: Any, text: str, summary: str
+    ) -> dict[str, Any]: ...
+
+
+def _check_limit(value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_concurrency must be a positive integer, got {value!r}")
 
 
 def _reply_cache(option: Any) -> ReplyCache | None:

@@ -3,7 +3,12 @@
 Source side: truths (FaithfulnessMetric's truth extraction, with ``truths_extraction_limit``),
 assessment questions (given, or ``n`` generated), and the source's yes/no answers to them.
 Summary side: claims, the summary's answers, alignment verdicts of the claims against the truths,
-then the reason. alignment = #yes / #verdicts (0 when none); coverage = #(source yes and summary
+then the reason.
+
+Three dependent rounds per case where deepeval takes five: (1) truths, questions and the
+summary's claims, which need nothing else; (2) the source's and the summary's answers and the
+verdicts; (3) the reason. The source's answers are asked once per source like the rest of the
+source side, but alongside the summary's own round-2 calls rather than before them. alignment = #yes / #verdicts (0 when none); coverage = #(source yes and summary
 yes) / #(source yes) (0 when none); score = min(alignment, coverage); ``strict_mode`` sets the
 threshold to 1 and zeroes a component below it.
 """
@@ -11,19 +16,27 @@ threshold to 1 and zeroes a component below it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from .._cache import SourceCache
+from .._calls import CallLog
 from ..formulas import deepeval_alignment_score, deepeval_coverage_score, deepeval_normalize_verdict
 from ..prompts.replies import (
+    ClaimsReply,
     ReasonReply,
     TruthsReply,
+    VerdictItem,
+    VerdictsReply,
 )
 from ..result import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
 
 __all__ = ["DeepEvalOptions", "DeepEvalPreset"]
+
+A = TypeVar("A")
+B = TypeVar("B")
 
 VERDICTS = ("yes", "no", "borderline")
 YES_NO = ("yes", "no")
@@ -58,7 +71,28 @@ class DeepEvalOptions(Options):
 class DeepEvalSource(SourceWork):
     truths: list[str] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
-    source_answers: list[str] = field(default_factory=list)
+    # The source's answers, asked by the first summary that needs them (once per source).
+    answered: SourceCache[tuple[list[str], CallLog]] = field(
+        default_factory=lambda: SourceCache(1), repr=False
+    )
+
+    async def source_answers(self, ctx: Context, text: str) -> list[str]:
+        async def ask() -> tuple[list[str], CallLog]:
+            log = CallLog()
+            answers = await Context(ctx.caller, log, ctx.prompts).answers(
+                text, self.questions, YES_NO
+            )
+            return answers, log
+
+        (answers, log), reused = await self.answered.get_or_compute("answers", ask)
+        if reused:
+            ctx.log.usage.reused_calls += log.usage.judge_calls
+            ctx.caller.count_reused(log.usage.judge_calls)
+        else:
+            ctx.log.usage.add(log.usage)
+        for warning in log.warnings:
+            ctx.log.warn(warning)
+        return answers
 
 
 class DeepEvalPreset(Preset):
@@ -84,7 +118,7 @@ class DeepEvalPreset(Preset):
                 inputs={"text": text, "limit": opts.truths_extraction_limit},
             )
 
-        async def questions_and_answers() -> tuple[list[str], list[str]]:
+        async def assessment_questions() -> list[str]:
             asked = (
                 list(questions)
                 if questions is not None
@@ -94,37 +128,65 @@ class DeepEvalPreset(Preset):
                 ctx.log.warn(
                     "questions: the judge generated no assessment questions; coverage is 0"
                 )
-            return asked, await ctx.answers(text, asked, YES_NO)
+            return asked
 
-        found_truths, (asked, answers) = await asyncio.gather(truths(), questions_and_answers())
-        return DeepEvalSource(truths=found_truths, questions=asked, source_answers=answers)
+        found_truths, asked = await _both(truths(), assessment_questions())
+        return DeepEvalSource(truths=found_truths, questions=asked)
+
+    async def prepare_summary(self, ctx: Context, summary: str) -> list[str]:
+        """The summary's claims: they need nothing from the source, so they are asked in the
+        same round as the source side."""
+        return await ctx.ask(
+            "claims", ctx.prompts.claims(summary), ClaimsReply, "claims", inputs={"text": summary}
+        )
 
     async def judge_summary(
         self, ctx: Context, work: DeepEvalSource, text: str, summary: str
     ) -> dict[str, Any]:
+        return await self.judge_prepared(
+            ctx, work, await self.prepare_summary(ctx, summary), text, summary
+        )
+
+    async def judge_prepared(
+        self, ctx: Context, work: DeepEvalSource, claims: list[str], text: str, summary: str
+    ) -> dict[str, Any]:
+        """:meth:`judge_summary` once the claims are known (see :meth:`prepare_summary`)."""
         opts = self.options
 
-        evidence = "\n\n".join(work.truths)
-        claimed = ctx.claim_verdicts(
-            summary,
-            evidence,
-            VERDICTS,
-            prompt_for=lambda claims: ctx.prompts.verdicts(claims, work.truths),
+        async def judged_claims() -> list[VerdictItem]:
+            if not claims:
+                return []
+            verdicts = await ctx.ask(
+                "verdicts",
+                ctx.prompts.verdicts(claims, work.truths),
+                VerdictsReply,
+                "verdicts",
+                inputs={
+                    "claims": claims,
+                    "evidence": "\n\n".join(work.truths),
+                    "vocabulary": VERDICTS,
+                },
+                expect_len=len(claims),
+                what="claims",
+            )
+            return verdicts[: len(claims)]
+
+        (verdicts, source_answers), answers = await _both(
+            _both(judged_claims(), work.source_answers(ctx, text)),
+            ctx.answers(summary, work.questions, YES_NO),
         )
-        summary_answers = ctx.answers(summary, work.questions, YES_NO)
-        (claims, verdicts), answers = await asyncio.gather(claimed, summary_answers)
         normalized = [deepeval_normalize_verdict(v.verdict) for v in verdicts]
         threshold = opts.effective_threshold
         alignment = deepeval_alignment_score(
             normalized, strict_mode=opts.strict_mode, threshold=threshold
         )
-        judged = min(len(work.questions), len(work.source_answers), len(answers))
+        judged = min(len(work.questions), len(source_answers), len(answers))
         if work.questions and judged < len(work.questions):
             ctx.log.warn(
                 f"coverage: {judged} of {len(work.questions)} assessment questions were answered "
                 "on both the source and the summary; coverage is over those"
             )
-        pairs = list(zip(work.source_answers[:judged], answers[:judged]))
+        pairs = list(zip(source_answers[:judged], answers[:judged]))
         coverage = deepeval_coverage_score(pairs, strict_mode=opts.strict_mode, threshold=threshold)
         score = min(alignment, coverage)
 
@@ -177,6 +239,18 @@ class DeepEvalPreset(Preset):
         else:
             fields["reason"] = _explain(score, alignment, coverage, claim_checks, missed)
         return fields
+
+
+async def _both(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """Both results; when one fails the other is cancelled (no call left running unowned)."""
+    one, two = asyncio.ensure_future(first), asyncio.ensure_future(second)
+    try:
+        return await one, await two
+    except BaseException:
+        one.cancel()
+        two.cancel()
+        await asyncio.gather(one, two, return_exceptions=True)
+        raise
 
 
 def _explain(

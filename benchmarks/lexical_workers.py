@@ -1,0 +1,71 @@
+"""The offline judge on one core and on every core: rows per second, and the same numbers.
+
+    python benchmarks/lexical_workers.py [--rows 400] [--workers N] [--preset ragas]
+
+Scores the examples' rows (repeated, each with a numbered source line so that every row does the
+full work) with ``LexicalJudge`` in this process, then with
+``ProcessPoolJudge(LexicalJudge, N)`` (what ``summscore score --workers N`` uses), and prints the
+rates, the scaling ratio (pool rate / (N x one-core rate)) and whether the numbers agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from summscore import SummarizationScorer
+from summscore._pool import ProcessPoolJudge
+from summscore.judges import LexicalJudge
+
+NEWS = Path(__file__).resolve().parent.parent / "examples" / "news.jsonl"
+
+
+def cases(n: int) -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in NEWS.read_text(encoding="utf-8").splitlines()]
+    base = [(r["source"], r["summary"]) for r in rows if "source" in r and "summary" in r]
+    # A distinct source per row (a numbered bulletin line), so every row does the full work.
+    return [(f"{base[i % len(base)][0]}\nBulletin {i}.", base[i % len(base)][1]) for i in range(n)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--preset", default="ragas", choices=("ragas", "deepeval", "mastra"))
+    args = parser.parse_args()
+    work = cases(args.rows)
+
+    start = time.perf_counter()
+    one = SummarizationScorer(LexicalJudge(), preset=args.preset).score_many(work, progress=False)
+    single = args.rows / (time.perf_counter() - start)
+
+    judge = ProcessPoolJudge(LexicalJudge, args.workers)
+    scorer = SummarizationScorer(judge, preset=args.preset, max_concurrency=2 * args.workers)
+    scorer.score_many(work[: args.workers * 2], progress=False)  # start the workers, untimed
+    scorer.clear_cache()
+    start = time.perf_counter()
+    pooled = scorer.score_many(work, progress=False)
+    rate = args.rows / (time.perf_counter() - start)
+    judge.close()
+
+    same = [r.score for r in one] == [r.score for r in pooled]
+    print(f"{args.rows} rows, {args.preset} rule, {os.cpu_count()} cores")
+    print("| workers | rows/s | scaling (rate / (workers x one-core rate)) | same numbers |")
+    print("| --- | --- | --- | --- |")
+    print(f"| 1 (in process) | {single:.0f} | 1.00 | yes |")
+    print(
+        f"| {args.workers} | {rate:.0f} | {rate / (args.workers * single):.2f} | "
+        f"{'yes' if same else 'NO'} |"
+    )
+    if not same:
+        sys.exit("the pool gave different numbers")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""Throughput against the physical bound and against the frameworks' own paths, in one run.
+
+    python benchmarks/throughput.py [--latency 0.2] [--cap 32] [--retry-after 1]
+                                    [--shapes 40x5,200x1] [--only summscore]
+
+The compat judge server runs in a process of its own (so that its work does not share the
+client's interpreter) with a fixed latency per answer and 429 + Retry-After beyond ``--cap``
+concurrent requests. For each shape (sources x summaries per source) it scores the same cases with:
+
+* ``SummarizationScorer(AsyncOpenAI, preset="ragas", max_concurrency=cap).score_many``,
+  ``ragas.evaluate()`` with the legacy ``SummarizationScore``, and collections
+  ``SummaryScore.abatch_score``;
+* ``SummarizationScorer(..., preset="deepeval").score_many`` and ``deepeval.evaluate()`` with
+  ``SummarizationMetric``;
+
+and prints one table per shape: wall seconds, judge calls, 429s seen, client CPU per judge call,
+the ratio to the bound and the speed-up over each upstream path. The bound is what no client can
+beat: max(dependent rounds x latency, fewest calls x latency / cap). Upstream paths run with
+their defaults (ragas: 16 workers; deepeval: 20 test cases at once). Needs the ragas and deepeval
+extras; takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
+os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
+
+from compat.corpus import CASES, Case
+from compat.judge_server import Faults, JudgeServer
+
+MODEL = "gpt-4o-mini"
+KEY = "sk-benchmark-not-a-real-key"
+# Dependent rounds per case and judge calls per source / per summary, by rule.
+ROUNDS = {"ragas": 3, "deepeval": 3}
+CALLS = {"ragas": (2, 1), "deepeval": (3, 4)}
+
+
+# ------------------------------------------------------------------- the server, out of process
+
+
+def _serve(conn: Connection, faults: Faults) -> None:
+    with JudgeServer(faults) as server:
+        conn.send(server.url)
+        while True:
+            command = conn.recv()
+            if command == "stats":
+                conn.send((server.stats.requests, server.stats.statuses[429]))
+            else:
+                return
+
+
+class Server:
+    """The compat judge server in a child process; ``stats()`` is (requests, 429s) so far."""
+
+    def __init__(self, faults: Faults) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(child, faults), daemon=True)
+        self._process.start()
+        self.url: str = self._conn.recv()
+
+    def stats(self) -> tuple[int, int]:
+        self._conn.send("stats")
+        requests, rejected = self._conn.recv()
+        return int(requests), int(rejected)
+
+    def close(self) -> None:
+        self._conn.send("stop")
+        self._process.join(10)
+
+
+# ------------------------------------------------------------------- cases
+
+
+def make_cases(sources: int, summaries: int) -> list[Case]:
+    """``summaries`` summaries of each of ``sources`` distinct sources (corpus texts, numbered)."""
+    bases = list({c.source: c for c in CASES if c.kind != "injection"}.values())
+    picked = []
+    for s in range(sources):
+        base = bases[s % len(bases)]
+        contexts = (*base.contexts, f"This is bulletin number {s + 1}.")
+        for k in range(summaries):
+            picked.append(Case(f"{base.id}-{s}-{k}", contexts, f"{base.summary} ({k + 1})", "x"))
+    return picked
+
+
+# ------------------------------------------------------------------- the systems
+
+
+@dataclass
+class Row:
+    system: str
+    rule: str
+    seconds: float
+    calls: int
+    rejected: int
+    cpu_ms: float
+    failed: int
+
+
+Runner = Callable[[str, list[Case]], int]  # (url, cases) -> failed rows
+
+
+def summscore_runner(preset: str, cap: int) -> Runner:
+    def run(url: str, cases: list[Case]) -> int:
+        import openai
+
+        from summscore import SummarizationScorer
+
+        client = openai.AsyncOpenAI(base_url=url, api_key=KEY)
+        scorer = SummarizationScorer(client, model=MODEL, preset=preset, max_concurrency=cap)
+        results = scorer.score_many([(list(c.contexts), c.summary) for c in cases], progress=False)
+        return sum(not r.ok for r in results)
+
+    return run
+
+
+def ragas_evaluate(url: str, cases: list[Case]) -> int:
+    import openai
+    from ragas import EvaluationDataset, SingleTurnSample, evaluate
+    from ragas.llms import llm_factory
+    from ragas.metrics._summarization import SummarizationScore
+
+    llm = llm_factory(MODEL, client=openai.AsyncOpenAI(base_url=url, api_key=KEY))
+    dataset = EvaluationDataset(
+        samples=[
+            SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary) for c in cases
+        ]
+    )
+    frame = evaluate(
+        dataset, metrics=[SummarizationScore()], llm=llm, show_progress=False
+    ).to_pandas()
+    return int(frame["summary_score"].isna().sum())
+
+
+def ragas_abatch_score(url: str, cases: list[Case]) -> int:
+    import openai
+    from ragas.llms import llm_factory
+    from ragas.metrics.collections import SummaryScore
+
+    llm = llm_factory(MODEL, client=openai.AsyncOpenAI(base_url=url, api_key=KEY))
+    inputs = [{"reference_contexts": list(c.contexts), "response": c.summary} for c in cases]
+
+    async def run() -> list[Any]:
+        return list(await SummaryScore(llm=llm).abatch_score(inputs))
+
+    results = asyncio.run(run())
+    return sum(r.value is None for r in results)
+
+
+def deepeval_evaluate(url: str, cases: list[Case]) -> int:
+    from deepeval import evaluate
+    from deepeval.evaluate.configs import DisplayConfig, ErrorConfig
+    from deepeval.metrics import SummarizationMetric
+    from deepeval.models import GPTModel
+    from deepeval.test_case import LLMTestCase
+
+    model = GPTModel(model=MODEL, base_url=url, api_key=KEY)
+    result = evaluate(
+        test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
+        metrics=[SummarizationMetric(model=model)],
+        display_config=DisplayConfig(print_results=False, show_indicator=False),
+        error_config=ErrorConfig(ignore_errors=True),  # a row that fails is counted, not fatal
+    )
+    return sum(1 for row in result.test_results for data in row.metrics_data or [] if data.error)
+
+
+def measure(server: Server, system: str, rule: str, run: Runner, cases: list[Case]) -> Row:
+    run(server.url, cases[:2])  # imports and first-use set-up, untimed
+    requests, rejected = server.stats()
+    cpu, start = time.process_time(), time.perf_counter()
+    failed = run(server.url, cases)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    after_requests, after_rejected = server.stats()
+    calls = after_requests - requests - (after_rejected - rejected)
+    row = Row(
+        system, rule, seconds, calls, after_rejected - rejected, 1000 * cpu / max(calls, 1), failed
+    )
+    print(f"measured: {row}", file=sys.stderr, flush=True)  # survives a later system's crash
+    return row
+
+
+# ------------------------------------------------------------------- the table
+
+
+def bound(rule: str, sources: int, cases: int, latency: float, cap: int) -> float:
+    per_source, per_summary = CALLS[rule]
+    calls = per_source * sources + per_summary * cases
+    return max(ROUNDS[rule] * latency, calls * latency / cap)
+
+
+def report(rows: list[Row], sources: int, cases: int, latency: float, cap: int) -> None:
+    print(f"\n{sources} sources x {cases // sources} summaries ({cases} cases)")
+    upstream = {r.system: r for r in rows if not r.system.startswith("summscore")}
+    header = (
+        f"| system | wall s | judge calls | 429s | CPU ms/call | x bound | "
+        f"{' | '.join(f'vs {name}' for name in upstream)} | failed |"
+    )
+    print(header)
+    print("|" + " --- |" * (header.count("|") - 1))
+    for r in rows:
+        b = bound(r.rule, sources, cases, latency, cap)
+        speedups = " | ".join(  # against the upstream paths of the same rule only
+            f"{u.seconds / r.seconds:.2f}x"
+            if r.system.startswith("summscore") and u.rule == r.rule
+            else ""
+            for u in upstream.values()
+        )
+        ratio = f"{r.seconds / b:.2f}" if b else "n/a"
+        print(
+            f"| {r.system} | {r.seconds:.2f} | {r.calls} | {r.rejected} | {r.cpu_ms:.1f} | "
+            f"{ratio} | {speedups} | {r.failed} |"
+        )
+    for rule in ROUNDS:
+        print(f"bound ({rule} rule): {bound(rule, sources, cases, latency, cap):.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--cap", type=int, default=32, help="server's concurrency before 429")
+    parser.add_argument("--retry-after", type=float, default=1.0)
+    parser.add_argument(
+        "--shapes", default="40x5,200x1", help="sources x summaries, comma-separated"
+    )
+    parser.add_argument("--only", choices=("summscore", "all"), default="all")
+    args = parser.parse_args()
+    faults = Faults(latency=args.latency, max_concurrency=args.cap, retry_after=args.retry_after)
+    systems: list[tuple[str, str, Runner]] = [
+        ("summscore ragas", "ragas", summscore_runner("ragas", args.cap)),
+        ("summscore deepeval", "deepeval", summscore_runner("deepeval", args.cap)),
+    ]
+    if args.only == "all":
+        systems += [
+            ("ragas evaluate()", "ragas", ragas_evaluate),
+            ("ragas abatch_score", "ragas", ragas_abatch_score),
+            ("deepeval evaluate()", "deepeval", deepeval_evaluate),
+        ]
+    print(
+        f"compat judge server (own process): {args.latency * 1000:.0f} ms per answer, 429 + "
+        f"Retry-After {args.retry_after:g}s beyond {args.cap} concurrent; {os.cpu_count()} cores"
+    )
+    server = Server(faults)
+    workdir = os.getcwd()
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            os.chdir(scratch)  # deepeval writes its run cache to the working directory
+            for shape in args.shapes.split(","):
+                sources, summaries = (int(x) for x in shape.lower().split("x"))
+                cases = make_cases(sources, summaries)
+                rows = [measure(server, *system, cases) for system in systems]
+                report(rows, sources, len(cases), args.latency, args.cap)
+    finally:
+        os.chdir(workdir)
+        server.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""Judge requests in flight, dependent rounds, and the reply cache's keys (issues #14, #11)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from compat.corpus import case
+from compat.judge_server import JudgeServer
+
+from summscore import JudgeError, SummarizationScorer, TransientJudgeError
+from summscore._calls import AUTH_FAILURES_TO_STOP
+from summscore._limiter import RequestLimiter
+from summscore._runner import run_sync
+from summscore.judges.base import JudgeReply, JudgeRequest
+
+from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, Seq, ragas_script
+from .test_scorer import deepeval_script
+
+
+class CountingJudge(ScriptedJudge):
+    """A scripted judge that takes a moment per request and records the most at once."""
+
+    def __init__(self, script: dict[str, Any], *, cap: int | None = None) -> None:
+        super().__init__(script)
+        self.active = 0
+        self.peak = 0
+        self.cap = cap
+        self.rejected = 0
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        if self.cap is not None and self.active >= self.cap:
+            self.rejected += 1
+            raise TransientJudgeError("RateLimitError (HTTP 429): busy", retry_after=0)
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+        try:
+            await asyncio.sleep(0.005)
+            return await super().complete(request)
+        finally:
+            self.active -= 1
+
+
+class LockstepJudge(ScriptedJudge):
+    """Answers in rounds: requests wait until no new one arrives, then all are answered at once.
+
+    ``rounds`` is then the number of dependent rounds the scorer needed.
+    """
+
+    def __init__(self, script: dict[str, Any]) -> None:
+        super().__init__(script)
+        self.rounds = 0
+        self._waiting: list[asyncio.Future[None]] = []
+        self._driver: asyncio.Task[None] | None = None
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        if self._driver is None or self._driver.done():
+            self._driver = asyncio.ensure_future(self._drive())
+        await future
+        return await super().complete(request)
+
+    async def _drive(self) -> None:
+        while self._waiting:
+            seen = -1
+            while seen != len(self._waiting):  # until no new request arrives
+                seen = len(self._waiting)
+                for _ in range(100):
+                    await asyncio.sleep(0)
+            batch, self._waiting = self._waiting, []
+            self.rounds += 1
+            for future in batch:
+                future.set_result(None)
+            for _ in range(100):  # let the answers lead to the next round's requests
+                await asyncio.sleep(0)
+
+
+def many_deepeval_cases(sources: int, summaries: int) -> list[tuple[str, str]]:
+    return [
+        (f"{FITNESS_SOURCE} Report {s}.", f"summary {k} of report {s}")
+        for s in range(sources)
+        for k in range(summaries)
+    ]
+
+
+# --------------------------------------------------------------------- requests in flight
+
+
+async def test_max_concurrency_bounds_requests_not_cases() -> None:
+    judge = CountingJudge(deepeval_script())
+    s = SummarizationScorer(llm=judge, preset="deepeval", prompts="own", max_concurrency=3)
+    results = await s.ascore_many(many_deepeval_cases(4, 3), progress=False)
+    assert all(r.ok for r in results)
+    # A deepeval case asks up to three things at once; three cases would be nine requests.
+    assert judge.peak == 3
+
+
+async def test_the_limit_is_shared_by_every_loop_that_uses_the_scorer() -> None:
+    judge = CountingJudge(deepeval_script())
+    s = SummarizationScorer(llm=judge, preset="deepeval", prompts="own", max_concurrency=2)
+    cases = many_deepeval_cases(3, 2)
+    # score_many runs on summscore's background loop, ascore_many on this test's loop.
+    background = asyncio.to_thread(s.score_many, cases[:3], progress=False)
+    here = s.ascore_many(cases[3:], progress=False)
+    first, second = await asyncio.gather(background, here)
+    assert all(r.ok for r in first + second)
+    assert judge.peak == 2
+
+
+async def test_a_calls_own_max_concurrency_applies_within_the_scorers() -> None:
+    judge = CountingJudge(deepeval_script())
+    s = SummarizationScorer(llm=judge, preset="deepeval", prompts="own", max_concurrency=8)
+    results = await s.ascore_many(many_deepeval_cases(3, 3), max_concurrency=2, progress=False)
+    assert all(r.ok for r in results)
+    assert judge.peak == 2
+
+
+async def test_without_a_limit_the_scorer_backs_off_when_the_server_says_429() -> None:
+    judge = CountingJudge(ragas_script(), cap=3)
+    s = SummarizationScorer(llm=judge, preset="ragas", prompts="own", max_retries=8)
+    results = await s.ascore_many(
+        [(f"source {i}", f"summary {i}") for i in range(24)], progress=False
+    )
+    assert all(r.ok for r in results)
+    assert judge.rejected < len(judge.requests)
+
+
+def test_an_adaptive_limit_halves_once_per_burst_and_grows_back_slowly() -> None:
+    limiter = RequestLimiter(8, adaptive=True, ceiling=10)
+
+    async def fill(n: int) -> list[int]:
+        return [await limiter.acquire() for _ in range(n)]
+
+    epochs = run_sync(fill(8))
+    limiter.rate_limited(epochs[0])
+    limiter.rate_limited(epochs[1])  # the same burst: sent before the cut
+    assert limiter.limit == 4
+    for _ in range(8):
+        limiter.release()
+    for _ in range(4):
+        limiter.succeeded()
+    assert limiter.limit == 5
+    later = run_sync(fill(1))
+    limiter.rate_limited(later[0])  # sent after the cut: cut again
+    assert limiter.limit == 1  # one in flight, halved: the floor is one
+    fixed = RequestLimiter(8)
+    fixed.rate_limited(0)
+    assert fixed.limit == 8
+
+
+async def test_a_cancelled_waiter_gives_its_slot_back() -> None:
+    limiter = RequestLimiter(1)
+    await limiter.acquire()
+    waiter = asyncio.ensure_future(limiter.acquire())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    limiter.release()
+    await asyncio.gather(waiter, return_exceptions=True)
+    await asyncio.sleep(0)
+    assert limiter.in_flight == 0
+    await asyncio.wait_for(limiter.acquire(), 5)
+
+
+# --------------------------------------------------------------------- dependent rounds
+
+
+@pytest.mark.parametrize(
+    ("preset", "script", "options", "rounds"),
+    [
+        ("deepeval", deepeval_script(), {}, 3),
+        ("deepeval", deepeval_script(), {"include_reason": False}, 2),
+        ("ragas", ragas_script(), {}, 3),
+    ],
+)
+async def test_dependent_rounds_per_case(
+    preset: str, script: dict[str, Any], options: dict[str, Any], rounds: int
+) -> None:
+    judge = LockstepJudge(script)
+    s = SummarizationScorer(llm=judge, preset=preset, prompts="own", **options)
+    result = await s.ascore(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert result.ok
+    assert judge.rounds == rounds
+
+
+async def test_deepeval_summaries_of_one_source_share_its_answers() -> None:
+    judge = CountingJudge(deepeval_script())
+    s = SummarizationScorer(llm=judge, preset="deepeval", prompts="own")
+    results = await s.ascore_many(many_deepeval_cases(1, 4), progress=False)
+    assert all(r.ok for r in results)
+    on_source = [r for r in judge.calls("answers") if r.inputs["text"].endswith("Report 0.")]
+    assert len(on_source) == 1
+    assert sum(r.usage.judge_calls for r in results) == len(judge.requests) == 3 + 4 * 4
+    assert sum(r.usage.reused_calls for r in results) == 3 * 3
+
+
+# --------------------------------------------------------------------- reply cache, auth
+
+
+def test_a_reply_that_failed_is_not_cached_and_a_rerun_asks_again(tmp_path: Path) -> None:
+    broken = ragas_script()
+    broken["answers"] = Seq(["not json at all", "still not json"])
+    first = SummarizationScorer(
+        llm=ScriptedJudge(broken), prompts="own", reply_cache=tmp_path
+    ).score_many([(FITNESS_SOURCE, FITNESS_SUMMARY)], progress=False)
+    assert not first[0].ok
+
+    judge = ScriptedJudge(ragas_script())
+    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    second = again.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert second.ok
+    assert [r.task for r in judge.requests] == ["answers"]  # the used replies came from the cache
+
+
+def test_the_cache_key_ignores_the_servers_port_but_not_the_temperature(tmp_path: Path) -> None:
+    c = case("news-rates")
+
+    def run(server: JudgeServer, **options: Any) -> None:
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
+        s = SummarizationScorer(client, model="gpt-4o-mini", reply_cache=tmp_path, **options)
+        assert s.score(c.source, c.summary).ok
+
+    with JudgeServer() as first:
+        run(first)
+        assert first.stats.requests == 3
+    with JudgeServer() as second:  # restarted on another port
+        run(second)
+        assert second.stats.requests == 0
+        run(second, temperature=0.7)
+        assert second.stats.requests == 3
+
+
+def test_repeated_authentication_failures_stop_the_calls() -> None:
+    denied = JudgeError("AuthenticationError (HTTP 401): the judge rejected the credentials")
+    judge = ScriptedJudge({task: denied for task in ("keyphrases", "questions", "answers")})
+    s = SummarizationScorer(llm=judge, prompts="own", max_concurrency=1)
+    results = s.score_many([(f"source {i}", "summary") for i in range(10)], progress=False)
+    assert len(judge.requests) == AUTH_FAILURES_TO_STOP
+    assert all(not r.ok and "HTTP 401" in (r.error or "") for r in results)
+    assert "stopped asking" in (results[-1].error or "")
+
+
+async def test_a_lost_answer_is_asked_again_long_before_the_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import summscore._calls as calls
+
+    monkeypatch.setattr(calls, "_STALL_FLOOR", 0.2)
+    answered = 0
+
+    class LosesOne(ScriptedJudge):
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            nonlocal answered
+            answered += 1
+            if answered == 40:  # after enough fast answers, one never comes back
+                await asyncio.sleep(3600)
+            return await super().complete(request)
+
+    s = SummarizationScorer(llm=LosesOne(ragas_script()), prompts="own", timeout=3600)
+    results = await asyncio.wait_for(
+        s.ascore_many([(f"source {i}", "summary") for i in range(20)], progress=False), 60
+    )
+    assert all(r.ok for r in results)
+    assert s.usage.retries == 1
