@@ -279,7 +279,7 @@ def test_the_0x_and_1x_faces_give_the_same_number_on_one_shared_scorer() -> None
 
 
 def test_the_preset_names_a_bad_version_or_question_count() -> None:
-    with pytest.raises(ValueError, match="version must be '1.x' or '0.x'"):
+    with pytest.raises(ValueError, match=r"version must be '1\.x' or '0\.x'"):
         SummarizationScorer(llm=LexicalJudge(), preset="mastra", version="2")
     with pytest.raises(ValueError, match="max_questions must be >= 1"):
         SummarizationScorer(llm=LexicalJudge(), preset="mastra", max_questions=0)
