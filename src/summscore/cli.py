@@ -215,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr, e.g. in CI logs"
     )
+    from .serve.command import add_serve_parser
+
+    add_serve_parser(commands, add_scorer_options)
     return parser
 
 
@@ -466,6 +469,16 @@ def run_score(args: argparse.Namespace) -> int:
     return EXIT_FAILED_ROWS if any(not r.ok for r in results) else EXIT_OK
 
 
+def run_serve(args: argparse.Namespace) -> int:
+    """``summscore serve``: the options are parsed here, the service lives in summscore.serve."""
+    from .serve.command import run_serve as serve
+
+    try:
+        return serve(args, make_scorer)
+    except (ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -473,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
+        if args.command == "serve":
+            return run_serve(args)
         return run_score(args)
     except UsageError as exc:
         message = textwrap.shorten(str(exc), width=600, placeholder=" ...")

@@ -1,0 +1,285 @@
+"""The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``/openapi.json``."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .._redact import redact, register_secret
+from .._version import __version__
+from ..scorer import SummarizationScorer
+from .models import (
+    BatchRequest,
+    BatchResponse,
+    ErrorBody,
+    HealthResponse,
+    ScoreRequest,
+    ScoreResponse,
+)
+from .runner import OptionError, Overloaded, Runner, ServeConfig
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("summscore.serve")
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "the body is not JSON"},
+    401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
+    413: {"model": ErrorBody, "description": "the body is larger than the server allows"},
+    422: {"model": ErrorBody, "description": "bad input; error.field names the field"},
+    503: {"model": ErrorBody, "description": "the judge queue is full; see Retry-After"},
+}
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        status: int,
+        type: str,
+        message: str,
+        field: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status, self.type, self.field, self.headers = status, type, field, headers
+
+
+def _error(
+    status: int,
+    type: str,
+    message: str,
+    field: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    body = {"error": {"type": type, "message": redact(message), "field": field}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def field_path(loc: tuple[Any, ...] | list[Any]) -> str | None:
+    """``("body", "cases", 2, "summary")`` -> ``"cases[2].summary"``; None for the body itself."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part not in ("body",) and not str(part).startswith(("function-", "str", "list[")):
+            path += f".{part}" if path else str(part)
+    return path or None
+
+
+def _describe(errors: list[Any], prefix: str = "") -> tuple[str, str, str | None]:
+    """(type, message, field) of the first pydantic error, the field spelt as the client sent it."""
+    first = errors[0]
+    field = field_path(first.get("loc", ()))
+    if prefix:
+        field = f"{prefix}.{field}" if field else prefix
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    if field:
+        leaf = field.rsplit(".", 1)[-1]
+        if leaf.isidentifier() and message.startswith(leaf):  # "summary cannot be empty"
+            message = field[: -len(leaf)] + message
+        else:
+            message = f"{field}: {message}"
+    more = len(errors) - 1
+    if more:
+        message += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return str(first.get("type", "invalid_input")), message, field
+
+
+class BodyLimit:
+    """Refuse bodies over ``limit`` bytes with 413, before the app parses them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        too_large = declared is not None and declared.isdigit() and int(declared) > self.limit
+        chunks: list[bytes] = []
+        size = 0
+        while not too_large:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            too_large = size > self.limit
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        if too_large:
+            response = _error(
+                413, "too_large", f"the request body is larger than {self.limit} bytes"
+            )
+            await response(scope, receive, send)
+            return
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -> FastAPI:
+    """The service over ``scorer``; every request shares it (its caches, its judge client)."""
+    config = config or ServeConfig()
+    runner = Runner(scorer, config)
+    register_secret(config.token)
+    app = FastAPI(
+        title="summscore",
+        version=__version__,
+        description=(
+            "Summarization scores under the ragas, deepeval or Mastra rule, with the judge "
+            f"configured on the server. This server: the {scorer.preset} preset."
+        ),
+    )
+    app.state.runner = runner
+    bearer = HTTPBearer(auto_error=False, description="--token-env on the server")
+
+    async def authorized(
+        credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+    ) -> None:
+        if config.token is None:
+            return
+        given = credentials.credentials if credentials is not None else ""
+        if not hmac.compare_digest(given.encode(), config.token.encode()):
+            raise ApiError(
+                401,
+                "unauthorized",
+                "a valid 'Authorization: Bearer <token>' header is required",
+                field="Authorization",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.type, str(exc), exc.field, exc.headers)
+
+    @app.exception_handler(OptionError)
+    async def _option_error(request: Request, exc: OptionError) -> JSONResponse:
+        return _error(422, "invalid_option", str(exc), exc.field)
+
+    @app.exception_handler(Overloaded)
+    async def _overloaded(request: Request, exc: Overloaded) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)}
+        return _error(503, "overloaded", str(exc), headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        if errors and errors[0].get("type") == "json_invalid":
+            return _error(400, "invalid_json", f"the body is not valid JSON: {errors[0]['msg']}")
+        if not errors:
+            return _error(422, "invalid_input", "invalid request")
+        type_, message, field = _describe(errors)
+        if field is None and type_ == "missing":
+            return _error(422, "invalid_input", "the request needs a JSON body")
+        return _error(422, type_, message, field)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> JSONResponse:
+        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, kind, str(exc.detail), headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error on %s: %s", request.url.path, redact(repr(exc)))
+        return _error(500, "internal", "internal error; see the server log")
+
+    @app.get("/healthz", response_model=HealthResponse, tags=["service"])
+    async def healthz() -> dict[str, Any]:
+        """Liveness and configuration (no secrets); needs no token, for load balancers."""
+        return {
+            "status": "ok",
+            "preset": scorer.preset,
+            "judge": scorer.judge.name,
+            "prompt_set": scorer.prompt_set,
+            "version": __version__,
+            "options": scorer.options,
+            "request_options": runner.request_options,
+            "max_questions": config.max_questions,
+            "max_batch": config.max_batch,
+            "max_concurrency": runner.max_concurrency,
+            "max_queue": config.max_queue,
+            "in_flight": runner.in_flight,
+            "queued": runner.queued,
+        }
+
+    @app.post(
+        "/v1/score",
+        response_model=ScoreResponse,
+        responses=_ERRORS,
+        dependencies=[Depends(authorized)],
+        tags=["scoring"],
+    )
+    async def score(case: ScoreRequest) -> JSONResponse:
+        """Score one summary. A judge failure is still a 200: ``error`` set, ``score`` null."""
+        variant = runner.scorer_for(case.options.given() if case.options else {})
+        with runner.admit(1):
+            return JSONResponse(await runner.score(variant, case))
+
+    @app.post(
+        "/v1/score:batch",
+        response_model=BatchResponse,
+        responses=_ERRORS,
+        dependencies=[Depends(authorized)],
+        tags=["scoring"],
+    )
+    async def score_batch(batch: BatchRequest) -> JSONResponse:
+        """Score many cases concurrently; ``results`` are in input order, each with its error.
+
+        A case with bad input is not scored: its result carries the error (naming
+        ``cases[i].field``) and the other cases are scored as usual.
+        """
+        if len(batch.cases) > config.max_batch:
+            raise ApiError(
+                422,
+                "too_many_cases",
+                f"cases: at most {config.max_batch} per request on this server, "
+                f"got {len(batch.cases)}; split the batch",
+                field="cases",
+            )
+        with runner.admit(len(batch.cases)):
+            jobs = [_batch_case(runner, index, item) for index, item in enumerate(batch.cases)]
+            results = await asyncio.gather(*jobs)
+        return JSONResponse({"results": results})
+
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    return app
+
+
+async def _batch_case(runner: Runner, index: int, item: Any) -> dict[str, Any]:
+    prefix = f"cases[{index}]"
+    id = item.get("id", index) if isinstance(item, dict) else index
+    try:
+        case = ScoreRequest.model_validate(item)
+        variant = runner.scorer_for(
+            case.options.given() if case.options else {}, prefix=f"{prefix}.options"
+        )
+    except ValidationError as exc:
+        _, message, _ = _describe(list(exc.errors()), prefix)
+        return runner.failed(message, id)
+    except (OptionError, ValueError) as exc:
+        return runner.failed(str(exc), id)
+    if case.id is None and "id" not in item:
+        case = case.model_copy(update={"id": index})
+    return await runner.score(variant, case)
