@@ -264,8 +264,9 @@ def test_an_empty_agent_summary_scores_zero() -> None:
 def test_a_1x_scorer_shares_a_scorer_that_agrees_with_its_options() -> None:
     scorer = SummarizationScorer(llm=LexicalJudge(), preset="mastra", max_questions=8)
     assert create_summarization_scorer(scorer=scorer, max_questions=8).scorer is scorer
+    assert create_summarization_scorer(scorer=scorer).scorer is scorer
     with pytest.raises(ValueError, match="max_questions=10 contradicts the scorer"):
-        create_summarization_scorer(scorer=scorer)
+        create_summarization_scorer(scorer=scorer, max_questions=10)
 
 
 def test_the_0x_and_1x_faces_give_the_same_number_on_one_shared_scorer() -> None:

@@ -237,7 +237,7 @@ def create_summarization_scorer(
     model: Any = None,
     *,
     scale: float = 1,
-    max_questions: int = 10,
+    max_questions: int | None = None,
     source: str | None = None,
     source_extractor: SourceExtractor | None = None,
     scorer: SummarizationScorer | None = None,
@@ -245,7 +245,9 @@ def create_summarization_scorer(
     """Mastra 1.x's ``createSummarizationScorer({ model, options })``: the mastra preset's 1.x rule.
 
     ``source`` / ``source_extractor(input, output)`` replace the default source (the run's first
-    user message), as Mastra's options of those names do. ``scorer=`` shares an existing scorer.
+    user message), as Mastra's options of those names do. ``max_questions`` defaults to Mastra's
+    10. ``scorer=`` shares an existing scorer (whose rule then decides; options given here must
+    agree with it).
     """
     if scorer is None:
         if model is None:
@@ -254,12 +256,10 @@ def create_summarization_scorer(
             llm=model, preset="mastra", scale=scale, max_questions=max_questions, version="1.x"
         )
     else:
-        check_scorer(
-            "create_summarization_scorer",
-            scorer,
-            llm=("model", model),
-            options={"scale": (scale, 1), "max_questions": (max_questions, 10)},
-        )
+        options: dict[str, tuple[Any, Any]] = {"scale": (scale, 1)}
+        if max_questions is not None:
+            options["max_questions"] = (max_questions, None)
+        check_scorer("create_summarization_scorer", scorer, llm=("model", model), options=options)
     return MastraSummarizationScorer(scorer, source=source, source_extractor=source_extractor)
 
 

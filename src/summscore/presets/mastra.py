@@ -51,15 +51,18 @@ class MastraOptions(Options):
             raise ValueError(f"scale must be > 0, got {self.scale!r}")
         if self.version not in MASTRA_VERSIONS:
             raise ValueError(f"version must be '1.x' or '0.x', got {self.version!r}")
-        if self.max_questions is None:
-            object.__setattr__(self, "max_questions", DEFAULT_QUESTIONS[self.version])
-        check_number("max_questions", self.max_questions, low=1, integer=True)
+        # None stays None (not 10 or 5), so that a change of version alone changes the count.
+        if self.max_questions is not None:
+            check_number("max_questions", self.max_questions, low=1, integer=True)
         if not isinstance(self.include_reason, bool):
             raise TypeError("include_reason must be True or False")
 
     @property
     def questions(self) -> int:
-        return int(self.max_questions or DEFAULT_QUESTIONS[self.version])
+        """The question count in force: ``max_questions``, else the version's default."""
+        if self.max_questions is None:
+            return DEFAULT_QUESTIONS[self.version]
+        return self.max_questions
 
 
 @dataclass
