@@ -72,6 +72,7 @@ class Stats:
     peak_concurrency: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    streamed: int = 0  # answers sent as server-sent events
 
 
 class JudgeServer:
@@ -435,6 +436,8 @@ def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
                 return
             status, payload, headers = server.completion(body)
             if status == 200 and body.get("stream"):
+                with server._lock:
+                    server.stats.streamed += 1
                 usage = bool((body.get("stream_options") or {}).get("include_usage"))
                 self._send_stream(sse_events(payload, include_usage=usage))
             else:

@@ -181,6 +181,7 @@ def test_a_streamed_answer_reassembles_to_the_plain_answer(judge_server: JudgeSe
     assert {e["object"] for e in events} == {"chat.completion.chunk"}
     text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
     assert text == plain and len(events) > 3
+    assert judge_server.stats.streamed == 1
     assert events[-2]["choices"][0]["finish_reason"] == "stop"
     assert events[-1]["choices"] == [] and events[-1]["usage"]["total_tokens"] > 0
 
