@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -85,9 +84,17 @@ async def test_a_batch_keeps_input_order_and_a_bad_case_does_not_stop_the_others
         ({"source": SOURCE, "summary": SUMMARY, "sumary": "x"}, "sumary", "Extra inputs"),
         ({"source": SOURCE, "summary": SUMMARY, "assessment_questions": [""]}, None, "cannot"),
         ({"source": SOURCE, "summary": SUMMARY, "options": {"scale": -1}}, "options.scale", ""),
-        ({"source": SOURCE, "summary": SUMMARY, "options": {"n": 1000}}, "options.n", "at most"),
+        (
+            {"source": SOURCE, "summary": SUMMARY, "options": {"n": 1000}},
+            "options.n",
+            "less than or equal to 20",
+        ),
         ({"source": SOURCE, "summary": SUMMARY, "options": {"coeff": 0.3}}, "options.coeff", ""),
-        ({"source": SOURCE, "summary": SUMMARY, "options": {"n": 2, "maxQuestions": 3}}, "", ""),
+        (
+            {"source": SOURCE, "summary": SUMMARY, "options": {"n": 2, "maxQuestions": 2}},
+            "",
+            "not both",
+        ),
     ],
 )
 async def test_bad_input_is_a_422_json_error_naming_the_field(
@@ -235,4 +242,30 @@ def test_the_openapi_document_describes_the_contract(scorer: SummarizationScorer
     assert {"source", "summary", "assessment_questions", "id", "options"} <= set(
         schemas["ScoreRequest"]["properties"]
     )
-    assert json.dumps(schemas["BatchRequest"]).count("ScoreRequest") == 1
+    items = schemas["BatchRequest"]["properties"]["cases"]["items"]
+    assert items == {"$ref": "#/components/schemas/ScoreRequest"}
+    assert set(schemas["ScoreOptions"]["properties"]) == {
+        "scale",
+        "n",
+        "maxQuestions",
+        "include_reason",
+    }
+
+
+async def test_a_deepeval_server_names_its_own_options_in_errors() -> None:
+    app = create_app(SummarizationScorer(LexicalJudge(), preset="deepeval"))
+    case = {"source": SOURCE, "summary": SUMMARY}
+    async with _client(app) as client:
+        typed = await client.post("/v1/score", json={**case, "options": {"strict_mode": "yes"}})
+        scale = await client.post("/v1/score", json={**case, "options": {"scale": 10}})
+        source = await client.post("/v1/score", json={**case, "source": [SOURCE, 3]})
+        strict = await client.post("/v1/score", json={**case, "options": {"strict_mode": True}})
+        text = await client.post("/v1/score", json={**case, "options": {"n": "3"}})
+        whole = await client.post("/v1/score", json={**case, "options": {"n": 3.0}})
+    assert typed.status_code == 422 and typed.json()["error"]["field"] == "options.strict_mode"
+    assert scale.json()["error"]["field"] == "options.scale"
+    assert "not an option of the deepeval preset" in scale.json()["error"]["message"]
+    assert source.status_code == 422 and source.json()["error"]["field"].startswith("source")
+    assert strict.status_code == 200 and strict.json()["threshold"] == 1.0
+    assert text.status_code == 422 and "not text" in text.json()["error"]["message"]
+    assert whole.status_code == 200  # JSON Schema's integer: 3.0 is 3

@@ -215,6 +215,18 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr, e.g. in CI logs"
     )
+    engine = score.add_argument_group("engine")
+    engine.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this process (default); ray: actors on a Ray cluster (summscore[ray]), "
+        "--max-concurrency split across them, e.g. --engine ray",
+    )
+    engine.add_argument(
+        "--address",
+        help="the Ray cluster to join (default: start a local one), e.g. --address auto",
+    )
     from .serve.command import add_serve_parser
 
     add_serve_parser(commands, add_scorer_options)
@@ -469,6 +481,16 @@ def run_score(args: argparse.Namespace) -> int:
     return EXIT_FAILED_ROWS if any(not r.ok for r in results) else EXIT_OK
 
 
+def run_score_on_ray(args: argparse.Namespace) -> int:
+    """``score --engine ray``: the rows are scored by actors; see summscore.ray."""
+    from .ray import run_score_file
+
+    try:
+        return run_score_file(args, make_scorer)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """``summscore serve``: the options are parsed here, the service lives in summscore.serve."""
     from .serve.command import run_serve as serve
@@ -488,6 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return run_serve(args)
+        if args.engine == "ray":
+            return run_score_on_ray(args)
         return run_score(args)
     except UsageError as exc:
         message = textwrap.shorten(str(exc), width=600, placeholder=" ...")

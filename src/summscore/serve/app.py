@@ -26,6 +26,7 @@ from .models import (
     HealthResponse,
     ScoreRequest,
     ScoreResponse,
+    server_models,
 )
 from .runner import OptionError, Overloaded, Runner, ServeConfig
 
@@ -72,17 +73,31 @@ def field_path(loc: tuple[Any, ...] | list[Any]) -> str | None:
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif part not in ("body",) and not str(part).startswith(("function-", "str", "list[")):
+        elif part != "body" and not _is_union_tag(str(part)):
             path += f".{part}" if path else str(part)
     return path or None
 
 
-def _describe(errors: list[Any], prefix: str = "") -> tuple[str, str, str | None]:
+def _is_union_tag(part: str) -> bool:
+    """pydantic names the union member it tried ("str", "list[str]"); the client never sent it."""
+    return part in ("str", "int", "float", "bool") or part.startswith(
+        ("list[", "dict[", "function-", "json-or-python")
+    )
+
+
+def _describe(
+    errors: list[Any], prefix: str = "", runner: Runner | None = None
+) -> tuple[str, str, str | None]:
     """(type, message, field) of the first pydantic error, the field spelt as the client sent it."""
     first = errors[0]
-    field = field_path(first.get("loc", ()))
+    loc = [part for part in first.get("loc", ()) if part != "body"]
+    field = field_path(loc)
     if prefix:
         field = f"{prefix}.{field}" if field else prefix
+    if runner and first.get("type") == "extra_forbidden" and loc[:1] == ["options"]:
+        problem = runner.option_problem(str(loc[-1]), field or "options")
+        if problem:  # say why the server refuses it, not just "extra input"
+            return "invalid_option", problem, field
     message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
     if field:
         leaf = field.rsplit(".", 1)[-1]
@@ -143,6 +158,9 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
     """The service over ``scorer``; every request shares it (its caches, its judge client)."""
     config = config or ServeConfig()
     runner = Runner(scorer, config)
+    request_model, batch_model = server_models(
+        runner.request_options, config.max_questions, config.max_batch
+    )
     register_secret(config.token)
     app = FastAPI(
         title="summscore",
@@ -170,6 +188,9 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
                 headers={"WWW-Authenticate": "Bearer"},
             )
 
+    # The security scheme appears in the OpenAPI document only when a token is required.
+    guard = [Depends(authorized)] if config.token is not None else []
+
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.type, str(exc), exc.field, exc.headers)
@@ -190,7 +211,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
             return _error(400, "invalid_json", f"the body is not valid JSON: {errors[0]['msg']}")
         if not errors:
             return _error(422, "invalid_input", "invalid request")
-        type_, message, field = _describe(errors)
+        type_, message, field = _describe(errors, runner=runner)
         if field is None and type_ == "missing":
             return _error(422, "invalid_input", "the request needs a JSON body")
         return _error(422, type_, message, field)
@@ -224,26 +245,22 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
             "queued": runner.queued,
         }
 
-    @app.post(
-        "/v1/score",
-        response_model=ScoreResponse,
-        responses=_ERRORS,
-        dependencies=[Depends(authorized)],
-        tags=["scoring"],
-    )
     async def score(case: ScoreRequest) -> JSONResponse:
         """Score one summary. A judge failure is still a 200: ``error`` set, ``score`` null."""
         variant = runner.scorer_for(case.options.given() if case.options else {})
         with runner.admit(1):
             return JSONResponse(await runner.score(variant, case))
 
-    @app.post(
-        "/v1/score:batch",
-        response_model=BatchResponse,
+    # The request model of this server: only the options it accepts, within its limits.
+    score.__annotations__["case"] = request_model
+    app.post(
+        "/v1/score",
+        response_model=ScoreResponse,
         responses=_ERRORS,
-        dependencies=[Depends(authorized)],
+        dependencies=guard,
         tags=["scoring"],
-    )
+    )(score)
+
     async def score_batch(batch: BatchRequest) -> JSONResponse:
         """Score many cases concurrently; ``results`` are in input order, each with its error.
 
@@ -259,24 +276,38 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
                 field="cases",
             )
         with runner.admit(len(batch.cases)):
-            jobs = [_batch_case(runner, index, item) for index, item in enumerate(batch.cases)]
+            jobs = [
+                _batch_case(runner, request_model, index, item)
+                for index, item in enumerate(batch.cases)
+            ]
             results = await asyncio.gather(*jobs)
         return JSONResponse({"results": results})
+
+    score_batch.__annotations__["batch"] = batch_model
+    app.post(
+        "/v1/score:batch",
+        response_model=BatchResponse,
+        responses=_ERRORS,
+        dependencies=guard,
+        tags=["scoring"],
+    )(score_batch)
 
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     return app
 
 
-async def _batch_case(runner: Runner, index: int, item: Any) -> dict[str, Any]:
+async def _batch_case(
+    runner: Runner, model: type[ScoreRequest], index: int, item: Any
+) -> dict[str, Any]:
     prefix = f"cases[{index}]"
     id = item.get("id", index) if isinstance(item, dict) else index
     try:
-        case = ScoreRequest.model_validate(item)
+        case = model.model_validate(item)
         variant = runner.scorer_for(
             case.options.given() if case.options else {}, prefix=f"{prefix}.options"
         )
     except ValidationError as exc:
-        _, message, _ = _describe(list(exc.errors()), prefix)
+        _, message, _ = _describe(list(exc.errors()), prefix, runner)
         return runner.failed(message, id)
     except (OptionError, ValueError) as exc:
         return runner.failed(str(exc), id)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
+    Strict,
     WithJsonSchema,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -31,28 +35,33 @@ __all__ = [
 _NOT_BLANK = r"\S"  # JSON Schema patterns search: at least one non-space character
 
 
-class ScoreOptions(BaseModel):
-    """Preset options a request may set, where the server allows them (see ``/healthz``).
+def _not_both(schema: dict[str, Any]) -> None:
+    if {"n", "maxQuestions"} <= set(schema.get("properties", {})):
+        both: dict[str, Any] = {"required": ["n", "maxQuestions"]}
+        both["properties"] = {"n": {"type": "integer"}, "maxQuestions": {"type": "integer"}}
+        schema["not"] = both  # one of the two names, not both
 
-    Each applies only to the presets that have it; the server rejects the others by name.
-    ``maxQuestions`` is Mastra's name for ``n``.
-    """
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+def _not_text(value: Any) -> Any:
+    if isinstance(value, (str, bytes)):
+        raise ValueError("must be a number, not text")
+    return value
 
-    scale: float | None = Field(None, gt=0, description="mastra: maximum score, e.g. 10")
-    n: int | None = Field(None, ge=1, description="deepeval / mastra: questions to generate")
-    maxQuestions: int | None = Field(None, ge=1, description="mastra 1.x's name for n")
-    version: str | None = Field(None, description="mastra: the rule version, e.g. '0.x'")
-    threshold: float | None = Field(None, ge=0, le=1, description="deepeval: the pass mark")
-    strict_mode: bool | None = Field(None, description="deepeval: strict mode")
-    coeff: float | None = Field(None, ge=0, le=1, description="ragas: weight of conciseness")
-    length_penalty: bool | None = Field(None, description="ragas: blend in conciseness")
-    include_reason: bool | None = Field(None, description="deepeval / mastra: write a reason")
+
+# JSON numbers as JSON Schema reads them (2.0 is an integer), never numbers spelt as text. The
+# bounds go before the validator so that the OpenAPI document shows them as minimum/maximum.
+_Positive = Annotated[float, Field(gt=0), BeforeValidator(_not_text)]
+_Unit = Annotated[float, Field(ge=0, le=1), BeforeValidator(_not_text)]
+_Count = Annotated[int, Field(ge=1), BeforeValidator(_not_text)]
+_Flag = Annotated[bool, Strict()]
+
+
+class _Options(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_not_both)
 
     @model_validator(mode="after")
-    def _one_question_count(self) -> ScoreOptions:
-        if None not in (self.n, self.maxQuestions) and self.n != self.maxQuestions:
+    def _one_question_count(self) -> Any:
+        if None not in (getattr(self, "n", None), getattr(self, "maxQuestions", None)):
             raise ValueError("give n or maxQuestions, not both")
         return self
 
@@ -64,11 +73,41 @@ class ScoreOptions(BaseModel):
         return values
 
 
+class ScoreOptions(_Options):
+    """Preset options a request may set, where the server allows them (see ``/healthz``).
+
+    Each applies only to the presets that have it; the server rejects the others by name.
+    ``maxQuestions`` is Mastra's name for ``n``. A server's OpenAPI document lists only the
+    options it accepts (see :func:`server_models`).
+    """
+
+    scale: _Positive | None = Field(None, description="mastra: maximum score, e.g. 10")
+    n: _Count | None = Field(None, description="deepeval / mastra: questions to generate")
+    maxQuestions: _Count | None = Field(None, description="mastra 1.x's name for n")
+    version: Annotated[str, Strict()] | None = Field(
+        None, description="mastra: the rule version, e.g. '0.x'"
+    )
+    threshold: _Unit | None = Field(None, description="deepeval: the pass mark")
+    strict_mode: _Flag | None = Field(None, description="deepeval: strict mode")
+    coeff: _Unit | None = Field(None, description="ragas: weight of conciseness")
+    length_penalty: _Flag | None = Field(None, description="ragas: blend in conciseness")
+    include_reason: _Flag | None = Field(None, description="deepeval / mastra: write a reason")
+
+
 def _as_value_error(check: Any, value: Any) -> Any:
     try:
         return check(value)
     except TypeError as exc:  # pydantic reports ValueErrors with the field's location
         raise ValueError(str(exc)) from None
+
+
+_CASES_SCHEMA = {
+    "type": "array",
+    "items": {"$ref": "#/components/schemas/ScoreRequest"},
+    "description": "the cases, scored concurrently; results come back in this order. "
+    "A case that does not match ScoreRequest is not scored: its result carries an "
+    "error naming cases[i].<field>, and the other cases are scored.",
+}
 
 
 class ScoreRequest(BaseModel):
@@ -78,6 +117,19 @@ class ScoreRequest(BaseModel):
 
     source: Annotated[
         str | list[str],
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "string", "pattern": _NOT_BLANK},
+                    {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "minItems": 1,
+                        "contains": {"type": "string", "pattern": _NOT_BLANK},
+                    },
+                ]
+            }
+        ),
         Field(
             description="the source text, or a list of contexts (joined with a newline)",
             examples=["The council approved the budget on Monday. Taxes stay flat."],
@@ -112,21 +164,37 @@ class ScoreRequest(BaseModel):
         return value
 
 
+def server_models(
+    allowed: Sequence[str], max_questions: int, max_batch: int
+) -> tuple[type[ScoreRequest], type[BatchRequest]]:
+    """The request models of one server: only the options it accepts, ``n`` within its limit."""
+    fields: dict[str, Any] = {}
+    for name, info in ScoreOptions.model_fields.items():
+        option = "n" if name == "maxQuestions" else name
+        if option not in allowed:
+            continue
+        if option == "n":
+            limited: Any = (
+                Annotated[int, Field(ge=1, le=max_questions), BeforeValidator(_not_text)] | None
+            )
+            fields[name] = (limited, Field(None, description=info.description))
+        else:
+            fields[name] = (info.annotation, info)
+    options = create_model("ScoreOptions", __base__=_Options, **fields)
+    optional: Any = options | None
+    request = create_model("ScoreRequest", __base__=ScoreRequest, options=(optional, None))
+    cases_schema = {**_CASES_SCHEMA, "maxItems": max_batch}
+    cases: Any = Annotated[list[Any], WithJsonSchema(cases_schema)]
+    batch = create_model("BatchRequest", __base__=BatchRequest, cases=(cases, ...))
+    return request, batch
+
+
 class BatchRequest(BaseModel):
     """Many cases. Each is checked on its own: a bad case gets a result with its error."""
 
     model_config = ConfigDict(extra="forbid")
 
-    cases: Annotated[
-        list[Any],
-        WithJsonSchema(
-            {
-                "type": "array",
-                "items": {"$ref": "#/components/schemas/ScoreRequest"},
-                "description": "the cases, scored concurrently; results come back in this order",
-            }
-        ),
-    ]
+    cases: Annotated[list[Any], WithJsonSchema(_CASES_SCHEMA)]
 
 
 class ScoreResponse(SummaryResult):

@@ -136,6 +136,26 @@ class Runner:
 
     # ------------------------------------------------------------------ options
 
+    def option_problem(self, name: str, field: str) -> str | None:
+        """Why a request may not set option ``name`` on this server (None: it may)."""
+        preset = self.scorer._preset
+        names = preset.options_type.names()
+        option = "n" if name == "maxQuestions" else name
+        target = _questions_name(names) if option == "n" else option
+        if option not in self.config.request_options:
+            if option not in DEFAULT_REQUEST_OPTIONS:
+                return f"{field}: no such option (options: {', '.join(self.request_options)})"
+            return (
+                f"{field}: this server does not let a request set {name} "
+                f"(it allows: {', '.join(self.request_options) or 'none'})"
+            )
+        if target is None or target not in names:
+            return (
+                f"{field}: not an option of the {preset.name} preset "
+                f"(its options: {', '.join(names)})"
+            )
+        return None
+
     def scorer_for(self, options: dict[str, Any], prefix: str = "options") -> SummarizationScorer:
         """The server's scorer with the request's preset options; caches and judge shared."""
         if not options:
@@ -145,19 +165,10 @@ class Runner:
         translated: dict[str, Any] = {}
         for name, value in options.items():
             field = f"{prefix}.{name}"
-            target = _questions_name(names) if name == "n" else name
-            if name not in self.config.request_options:
-                raise OptionError(
-                    field,
-                    f"{field}: this server does not let a request set {name} "
-                    f"(it allows: {', '.join(self.request_options) or 'none'})",
-                )
-            if target is None or target not in names:
-                raise OptionError(
-                    field,
-                    f"{field}: not an option of the {preset.name} preset "
-                    f"(its options: {', '.join(names)})",
-                )
+            problem = self.option_problem(name, field)
+            if problem:
+                raise OptionError(field, problem)
+            target = (_questions_name(names) if name == "n" else None) or name
             if target in _QUESTION_OPTIONS and value > self.config.max_questions:
                 raise OptionError(
                     field, f"{field}: at most {self.config.max_questions} on this server"
