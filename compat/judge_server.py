@@ -12,7 +12,10 @@ deterministic answer shaped by the requested JSON schema, never an error.
 
 ``response_format`` of type ``json_object`` and ``json_schema`` are honoured, as are ``tools``
 with a forced ``tool_choice`` (the answer comes back as the tool call's arguments). ``usage``
-reports token counts (about four characters a token).
+reports token counts (about four characters a token). ``"stream": true`` answers as server-sent
+events (``chat.completion.chunk`` objects, then ``data: [DONE]``), as OpenAI does; the usage
+chunk comes when ``stream_options.include_usage`` asks for it. Mastra's reason prompt asks for
+plain text and gets it.
 
 Faults are off by default and set per server (:class:`Faults`): latency with jitter, a limit of
 concurrent requests beyond which it answers 429 with Retry-After, and at given rates 500s, hung
@@ -36,7 +39,7 @@ from typing import Any
 
 from compat.oracle import answer, recognise
 
-__all__ = ["Faults", "JudgeServer", "Stats"]
+__all__ = ["Faults", "JudgeServer", "Stats", "sse_events"]
 
 MODEL_IDS = ("compat-judge", "gpt-4o-mini", "gpt-4o")
 
@@ -69,6 +72,7 @@ class Stats:
     peak_concurrency: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    streamed: int = 0  # answers sent as server-sent events
 
 
 class JudgeServer:
@@ -214,6 +218,8 @@ class JudgeServer:
         if fault == "short_list":
             reply = _one_short(reply)
         content = json.dumps(reply, ensure_ascii=False)
+        if found is not None and found.task == "mastra-reason" and schema is None:
+            content = str(reply["reason"])  # Mastra reads the reason step's text as it comes
         if fault == "malformed":
             content = content[: max(1, len(content) // 2)].replace('"', "'", 1) + " <- oops"
         elif fault == "wrap" and not body.get("response_format") and not body.get("tools"):
@@ -256,6 +262,43 @@ class JudgeServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+
+def sse_events(payload: dict[str, Any], *, include_usage: bool = False) -> list[dict[str, Any]]:
+    """A completed ``chat.completion`` as the ``chat.completion.chunk`` objects OpenAI streams.
+
+    The content (or the tool call's arguments) arrives in a few pieces; the last choice chunk
+    carries the finish reason; a usage chunk with no choices follows when asked for.
+    """
+    base = {
+        "id": payload["id"],
+        "object": "chat.completion.chunk",
+        "created": payload["created"],
+        "model": payload["model"],
+    }
+    choice = payload["choices"][0]
+    message = choice["message"]
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    calls = message.get("tool_calls")
+    text = calls[0]["function"]["arguments"] if calls else message.get("content") or ""
+    pieces = [text[i : i + 64] for i in range(0, len(text), 64)] or [""]
+    for i, piece in enumerate(pieces):
+        if calls:
+            call: dict[str, Any] = {"index": 0, "function": {"arguments": piece}}
+            if i == 0:
+                call.update(id=calls[0]["id"], type="function")
+                call["function"]["name"] = calls[0]["function"]["name"]
+            events.append(chunk({"tool_calls": [call]}))
+        else:
+            events.append(chunk({"content": piece}))
+    events.append(chunk({}, choice["finish_reason"]))
+    if include_usage:
+        events.append({**base, "choices": [], "usage": payload["usage"]})
+    return events
 
 
 def _prompt_of(messages: list[dict[str, Any]]) -> str:
@@ -354,6 +397,25 @@ def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a hung request it timed out)
 
+        def _send_stream(self, events: list[dict[str, Any]]) -> None:
+            """Server-sent events, chunked, so the connection stays open for the next request."""
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                for event in [*events, "[DONE]"]:
+                    data = (
+                        event if isinstance(event, str) else json.dumps(event, ensure_ascii=False)
+                    )
+                    line = f"data: {data}\n\n".encode()
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
         def do_GET(self) -> None:
             if self.path.rstrip("/") in ("/v1/models", "/models"):
                 models = [{"id": m, "object": "model", "owned_by": "compat"} for m in MODEL_IDS]
@@ -373,7 +435,13 @@ def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
                 self._send(400, {"error": {"message": "the request body is not JSON"}})
                 return
             status, payload, headers = server.completion(body)
-            self._send(status, payload, headers)
+            if status == 200 and body.get("stream"):
+                with server._lock:
+                    server.stats.streamed += 1
+                usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                self._send_stream(sse_events(payload, include_usage=usage))
+            else:
+                self._send(status, payload, headers)
 
     return Handler
 

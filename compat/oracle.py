@@ -1,7 +1,9 @@
 """Answer a judge prompt deterministically, from the texts inside it.
 
 Recognises every judge task that ragas's SummaryScore prompts (collections and legacy renderings),
-deepeval's SummarizationMetric prompts and summscore's own prompts ask for, recovers the task's
+deepeval's SummarizationMetric prompts, Mastra 1.x's summarization scorer prompts (@mastra/evals
+``createSummarizationScorer``: source judgement, coverage, reason) and summscore's own prompts ask
+for, recovers the task's
 inputs from the prompt text, and answers with summscore's LexicalJudge. So a summary that omits
 facts loses coverage and a summary with a wrong number or name gets a "no" verdict, whichever
 framework rendered the prompt. Anything else gets a deterministic answer shaped by the requested
@@ -28,7 +30,7 @@ _judge = LexicalJudge()
 class Recognised:
     task: str
     inputs: dict[str, Any]
-    family: str  # "ragas", "deepeval", "summscore"
+    family: str  # "ragas", "deepeval", "mastra", "summscore"
 
 
 def answer(prompt: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -36,6 +38,8 @@ def answer(prompt: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
     found = recognise(prompt)
     if found is None:
         return schema_default(schema, seed=prompt)
+    if found.family == "mastra":
+        return _mastra_answer(found)
     return _judge.run(found.task, found.inputs)
 
 
@@ -55,7 +59,7 @@ _INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 
 
 def _recognise(prompt: str) -> Recognised | None:
-    for reader in (_own, _ragas, _deepeval):
+    for reader in (_own, _ragas, _deepeval, _mastra):
         try:
             found = reader(prompt)
         except (ValueError, SyntaxError, KeyError, IndexError, json.JSONDecodeError):
@@ -203,6 +207,75 @@ def _truths_limit(prompt: str) -> int | None:
         return 1
     match = re.search(r"the (\d+) most important FACTUAL", prompt)
     return int(match.group(1)) if match else None
+
+
+# ----------------------------------------------------------------------------------- mastra
+
+# Mastra 1.x (@mastra/evals scorers/llm/summarization/prompts.ts): one call judges the summary's
+# claims against the source and draws at most maxQuestions questions from it; a second answers
+# the questions from the summary alone; a third explains the score (plain text).
+_MASTRA_JUDGEMENT = "Complete two independent parts.\n\nPart 1 (alignment)"
+_MASTRA_COVERAGE = "Decide whether each question can be answered from the summary below."
+_MASTRA_REASON = "Explain the summarization score for the given summary."
+_MASTRA_QUESTION = re.compile(r"^\[\d+\] (.*)$", re.MULTILINE)
+
+
+def _mastra(prompt: str) -> Recognised | None:
+    if prompt.startswith(_MASTRA_JUDGEMENT):
+        limit = re.search(r"write at most (\d+) closed-ended questions", prompt)
+        body = prompt.rsplit("\n\nSource Text:\n", 1)[1]
+        source, summary = body.rsplit("\n\nSummary:\n", 1)
+        summary = summary.rsplit("\n\nJSON:", 1)[0]
+        n = int(limit.group(1)) if limit else 10
+        inputs = {"text": source, "summary": summary, "n": n}
+        return Recognised("mastra-judgement", inputs, "mastra")
+    if prompt.startswith(_MASTRA_COVERAGE):
+        summary = _between(prompt, "\n\nSummary:\n", "\n\nNumber of questions: ")
+        listed = _between(prompt, "\n\nQuestions:\n", '\n\nSet "answered"')
+        questions = _MASTRA_QUESTION.findall(listed)
+        return Recognised("mastra-coverage", {"text": summary, "questions": questions}, "mastra")
+    if prompt.startswith(_MASTRA_REASON):
+        score = float(re.search(r"\nScore: ([-\d.e]+) out of", prompt).group(1))  # type: ignore[union-attr]
+        unsupported = _mastra_list(prompt, "Claims the source does not support:\n")
+        missed = _mastra_list(prompt, "Questions the summary cannot answer:\n")
+        inputs = {"score": score, "unsupported": unsupported, "questions": missed}
+        return Recognised("mastra-reason", inputs, "mastra")
+    return None
+
+
+def _mastra_list(prompt: str, heading: str) -> list[str]:
+    lines = prompt.split(heading, 1)[1].split("\n")
+    items: list[str] = []
+    for line in lines:
+        if not line.startswith("- "):
+            break
+        items.append(line[2:])
+    return [] if items == ["none"] else items
+
+
+def _mastra_answer(found: Recognised) -> dict[str, Any]:
+    """Mastra's reply shapes, from the same LexicalJudge tasks the other families use."""
+    inputs = found.inputs
+    if found.task == "mastra-judgement":
+        claims = _judge.run("claims", {"text": inputs["summary"]})["claims"]
+        verdicts = _judge.run(
+            "verdicts",
+            {"claims": claims, "evidence": inputs["text"], "vocabulary": ("yes", "no", "unsure")},
+        )["verdicts"]
+        questions = _judge.run("questions", {"text": inputs["text"], "n": inputs["n"]})
+        alignment = [
+            {"claim": c, "supported": v["verdict"] == "yes", "reason": v.get("reason") or ""}
+            for c, v in zip(claims, verdicts)
+        ]
+        return {"alignment": alignment, "questions": questions["questions"]}
+    if found.task == "mastra-coverage":
+        answers = _judge.run("answers", {**inputs, "vocabulary": ("yes", "no")})["answers"]
+        coverage = [
+            {"question": q, "answered": a == "yes", "reason": f"the summary answers {a!r}"}
+            for q, a in zip(inputs["questions"], answers)
+        ]
+        return {"coverage": coverage}
+    return {"reason": _judge.run("reason", inputs)["reason"]}
 
 
 # ---------------------------------------------------------------------------- schema default

@@ -154,3 +154,134 @@ def _not_json(text: str) -> bool:
     except json.JSONDecodeError:
         return True
     return False
+
+
+# ------------------------------------------------------------------------------ streaming (SSE)
+
+
+def _stream(server: JudgeServer, prompt: str, **extra: Any) -> list[dict[str, Any]]:
+    body = {
+        "model": "gpt-4o-mini",
+        "messages": [{"role": "user", "content": prompt}],
+        "stream": True,
+        **extra,
+    }
+    with httpx.stream("POST", f"{server.url}/chat/completions", json=body, timeout=10) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "text/event-stream"
+        lines = [line for line in response.iter_lines() if line]
+    assert lines[-1] == "data: [DONE]"
+    return [json.loads(line.removeprefix("data: ")) for line in lines[:-1]]
+
+
+def test_a_streamed_answer_reassembles_to_the_plain_answer(judge_server: JudgeServer) -> None:
+    prompt = OwnRagasPrompts().keyphrases(case("science-crispr").source).text
+    plain = _ask(judge_server, prompt)["choices"][0]["message"]["content"]
+    events = _stream(judge_server, prompt, stream_options={"include_usage": True})
+    assert {e["object"] for e in events} == {"chat.completion.chunk"}
+    text = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e["choices"])
+    assert text == plain and len(events) > 3
+    assert judge_server.stats.streamed == 1
+    assert events[-2]["choices"][0]["finish_reason"] == "stop"
+    assert events[-1]["choices"] == [] and events[-1]["usage"]["total_tokens"] > 0
+
+
+def test_a_streamed_tool_call_carries_the_answer_as_arguments(judge_server: JudgeServer) -> None:
+    prompt = OwnRagasPrompts().keyphrases(case("science-crispr").source).text
+    tool = {"type": "function", "function": {"name": "answer", "parameters": {"type": "object"}}}
+    events = _stream(judge_server, prompt, tools=[tool], tool_choice="required")
+    calls = [c for e in events for c in e["choices"][0]["delta"].get("tool_calls", [])]
+    assert calls[0]["function"]["name"] == "answer" and calls[0]["id"]
+    arguments = "".join(c["function"]["arguments"] for c in calls)
+    assert "University of Oslo" in json.loads(arguments)["keyphrases"]
+    assert "usage" not in events[-1]
+
+
+def test_the_openai_client_reads_the_stream(judge_server: JudgeServer) -> None:
+    openai = pytest.importorskip("openai")
+    client = openai.OpenAI(base_url=judge_server.url, api_key="not-needed")
+    prompt = OwnRagasPrompts().keyphrases(case("science-crispr").source).text
+    stream = client.chat.completions.create(
+        model="gpt-4o-mini", messages=[{"role": "user", "content": prompt}], stream=True
+    )
+    text = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+    assert "University of Oslo" in json.loads(text)["keyphrases"]
+
+
+# ----------------------------------------------------------------- Mastra 1.x's prompts, read
+
+
+def _mastra_judgement(source: str, summary: str, n: int) -> str:
+    """The frame of @mastra/evals 1.x createSourceJudgementPrompt (rules abridged)."""
+    return (
+        "Complete two independent parts.\n\nPart 1 (alignment): extract the atomic claims ...\n\n"
+        f"Part 2 (questions): write at most {n} closed-ended questions drawn from the source "
+        'text.\n\nExample:\nSource Text: "Company Y was established in Boston in 2015."\n'
+        'Summary: "Company Y, founded in Boston in 2015."\n\n{}\n\n'
+        f"Source Text:\n{source}\n\nSummary:\n{summary}\n\nJSON:\n"
+    )
+
+
+def _mastra_coverage(summary: str, questions: list[str]) -> str:
+    listed = "\n".join(f"[{i}] {q}" for i, q in enumerate(questions))
+    return (
+        "Decide whether each question can be answered from the summary below. The summary is "
+        f"the only evidence you have.\n\nSummary:\n{summary}\n\nNumber of questions: "
+        f'{len(questions)}\n\nQuestions:\n{listed}\n\nSet "answered" to true only when ...'
+    )
+
+
+def _mastra_reason(score: float, unsupported: list[str], missed: list[str]) -> str:
+    def bullets(items: list[str]) -> str:
+        return "\n".join(f"- {i}" for i in items) if items else "- none"
+
+    return (
+        "Explain the summarization score for the given summary.\n\nSource Text:\nS\n\n"
+        f"Summary:\nT\n\nScore: {score} out of 1\nAlignment score: 1\nCoverage score: 0.5\n"
+        f"Claims the source does not support:\n{bullets(unsupported)}\n"
+        f"Questions the summary cannot answer:\n{bullets(missed)}\n\nSummarization takes ..."
+    )
+
+
+def test_mastras_source_judgement_gets_claims_verdicts_and_at_most_n_questions(
+    judge_server: JudgeServer,
+) -> None:
+    c = case("news-rates-wrong-number")
+    prompt = _mastra_judgement(c.source, c.summary, 2)
+    found = recognise(prompt)
+    assert found is not None and found.family == "mastra"
+    assert found.inputs == {"text": c.source, "summary": c.summary, "n": 2}
+    schema = {"type": "object", "properties": {"alignment": {}, "questions": {}}}
+    reply = _ask(
+        judge_server,
+        prompt,
+        response_format={"type": "json_schema", "json_schema": {"name": "x", "schema": schema}},
+    )
+    data = json.loads(reply["choices"][0]["message"]["content"])
+    assert 1 <= len(data["questions"]) <= 2
+    assert any(not a["supported"] and "5.5%" in a["reason"] for a in data["alignment"])
+    assert set(data["alignment"][0]) == {"claim", "supported", "reason"}
+
+
+def test_mastras_coverage_is_answered_from_the_summary_alone() -> None:
+    c = case("news-tesla-faithful")
+    questions = ["Was Tesla founded in 2003?", "Did Tesla open a factory on the Moon?"]
+    found = recognise(_mastra_coverage(c.summary, questions))
+    assert found is not None and found.inputs == {"text": c.summary, "questions": questions}
+
+
+def test_mastras_reason_prompt_is_answered_in_plain_text(judge_server: JudgeServer) -> None:
+    prompt = _mastra_reason(0.5, ["Tesla was founded by Musk"], ["Q?"])
+    found = recognise(prompt)
+    assert found is not None
+    assert found.inputs == {
+        "score": 0.5,
+        "unsupported": ["Tesla was founded by Musk"],
+        "questions": ["Q?"],
+    }
+    nothing = recognise(_mastra_reason(1, [], []))
+    assert (
+        nothing is not None and nothing.inputs["unsupported"] == nothing.inputs["questions"] == []
+    )
+    content = _ask(judge_server, prompt)["choices"][0]["message"]["content"]
+    assert content.startswith("The score is 0.50 because")

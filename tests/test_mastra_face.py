@@ -11,7 +11,13 @@ from compat.corpus import case
 
 from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
-from summscore.mastra import MastraResult, SummarizationMetric
+from summscore.mastra import (
+    MastraResult,
+    SummarizationMetric,
+    assistant_message,
+    create_summarization_scorer,
+    user_message,
+)
 
 from .fakes import ScriptedJudge
 
@@ -86,10 +92,17 @@ def test_the_offline_judge_catches_the_misattributed_founder() -> None:
     assert better.score > result.score
 
 
-def test_bad_input_names_mastras_fields() -> None:
+def test_an_empty_summary_scores_zero_without_a_judge_call_as_in_mastra() -> None:
+    judge = _mastra_docs_judge()
+    result = SummarizationMetric(judge).measure("The plant closed in 1987.", "  ")
+    assert result.score == 0
+    assert result.info["alignmentScore"] == 0 and result.info["coverageScore"] == 0
+    assert "summary is empty" in result.info["reason"]
+    assert judge.requests == []
+
+
+def test_missing_input_names_mastras_field() -> None:
     metric = SummarizationMetric(LexicalJudge())
-    with pytest.raises(ValueError, match="output cannot be empty"):
-        metric.measure("source", "  ")
     with pytest.raises(TypeError, match="input is required"):
         metric.measure(None, "summary")  # type: ignore[arg-type]
 
@@ -110,3 +123,164 @@ def test_a_shared_scorer_must_agree_with_scale() -> None:
         SummarizationMetric(scorer=scorer)
     with pytest.raises(TypeError, match="needs a model"):
         SummarizationMetric()
+
+
+def test_the_legacy_metric_asks_five_questions_and_the_1x_scorer_ten() -> None:
+    legacy, current = _mastra_docs_judge(), _mastra_docs_judge()
+    SummarizationMetric(legacy).measure("a b c", "a b")
+    create_summarization_scorer(current).run({"input": "a b c", "output": "a b"})
+    assert legacy.calls("questions")[0].inputs["n"] == 5
+    assert current.calls("questions")[0].inputs["n"] == 10
+
+
+# ------------------------------------------------------------------------------------------ 1.x
+
+
+def _agent_run(source: str, summary: str) -> dict:
+    """A run shaped like the ones Mastra 1.x hands an agent's scorers."""
+    return {
+        "runId": "run-1",
+        "input": {
+            "inputMessages": [
+                {"id": "1", "role": "user", "content": source, "createdAt": "2026-01-01"}
+            ],
+            "rememberedMessages": [],
+            "systemMessages": [{"role": "system", "content": "Summarise."}],
+            "taggedSystemMessages": {},
+        },
+        "output": [
+            {"id": "2", "role": "assistant", "content": {"format": 2, "parts": []}},
+            {
+                "id": "3",
+                "role": "assistant",
+                "content": {"format": 2, "parts": [{"type": "text", "text": summary}]},
+                "createdAt": "2026-01-01",
+            },
+        ],
+    }
+
+
+def test_the_1x_scorer_returns_mastras_result_shape_with_the_evidence() -> None:
+    scorer = create_summarization_scorer(_mastra_docs_judge())
+    assert scorer.id == "summarization-scorer"
+    result = scorer.run(_agent_run(TESLA.source, TESLA.summary)).to_dict()
+    assert result["score"] == 0.5
+    assert result["runId"] == "run-1"
+    assert result["reason"] == "The score is 0.5 because the founder is misattributed."
+    assert result["preprocessStepResult"] == {
+        "alignment": [
+            {"claim": "Tesla was founded in 2003.", "supported": True, "reason": ""},
+            {
+                "claim": "Tesla was founded by Elon Musk.",
+                "supported": False,
+                "reason": "Founded by Eberhard and Tarpenning.",
+            },
+        ],
+        "questions": ["Q1?", "Q2?", "Q3?", "Q4?"],
+    }
+    coverage = result["analyzeStepResult"]["coverage"]
+    assert [c["answered"] for c in coverage] == [True, True, True, False]
+    assert [c["question"] for c in coverage] == ["Q1?", "Q2?", "Q3?", "Q4?"]
+
+
+def test_the_1x_scorer_reads_source_and_summary_from_agent_runs() -> None:
+    judge = _mastra_docs_judge()
+    create_summarization_scorer(judge).run(_agent_run("The source text.", "The summary."))
+    assert judge.calls("questions")[0].inputs["text"] == "The source text."
+    assert judge.calls("claims")[0].inputs["text"] == "The summary."
+
+
+def test_source_and_source_extractor_replace_the_user_message() -> None:
+    judge = _mastra_docs_judge()
+    run = _agent_run("Please summarise the fetched document.", "The summary.")
+    create_summarization_scorer(
+        judge, source_extractor=lambda run_input, run_output: "The fetched document."
+    ).run(run)
+    create_summarization_scorer(judge, source="A fixed source.").run(run)
+    assert [r.inputs["text"] for r in judge.calls("questions")] == [
+        "The fetched document.",
+        "A fixed source.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("run_input", "expected"),
+    [
+        ("plain text", "plain text"),
+        ({"inputMessages": [{"role": "user", "content": [{"type": "text", "text": "x"}]}]}, "x"),
+        ({"messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]}, "u"),
+        ({"prompt": "p"}, "p"),
+        (None, None),
+    ],
+)
+def test_the_source_is_the_first_user_message(run_input: object, expected: str | None) -> None:
+    assert user_message(run_input) == expected
+
+
+@pytest.mark.parametrize(
+    ("run_output", "expected"),
+    [
+        ("plain", "plain"),
+        ([{"role": "assistant", "content": "a"}, {"role": "assistant", "content": "b"}], "b"),
+        ([{"role": "assistant", "content": "a"}, {"role": "assistant", "content": " "}], "a"),
+        ([{"role": "user", "content": "u"}], None),
+        ({"text": "t"}, "t"),
+    ],
+)
+def test_the_summary_is_the_last_assistant_text(run_output: object, expected: str | None) -> None:
+    assert assistant_message(run_output) == expected
+
+
+def test_the_1x_rule_caps_questions_and_rounds_the_min_times_scale() -> None:
+    judge = _mastra_docs_judge()
+    judge.script["questions"] = {"questions": [f"Q{i}?" for i in range(12)]}
+    judge.script["answers"] = lambda request: {
+        "answers": ["yes", "no", "yes"] * 3 + ["yes"] * (len(request.inputs["questions"]) - 9)
+    }
+    judge.script["verdicts"] = {"verdicts": [{"verdict": "yes"}, {"verdict": "yes"}]}
+    result = create_summarization_scorer(judge, max_questions=10, scale=3).run(
+        {"input": "a b c", "output": "a b"}
+    )
+    # coverage 7/10, alignment 1: round2(0.7 * 3)
+    assert len(result.analyze_step_result["coverage"]) == 10
+    assert result.score == 2.1
+
+
+@pytest.mark.parametrize("empty", ["claims", "questions"])
+def test_no_claims_or_no_questions_score_zero(empty: str) -> None:
+    judge = _mastra_docs_judge()
+    judge.script[empty] = {empty: []}
+    result = create_summarization_scorer(judge).run({"input": "a b c", "output": "a b"})
+    assert result.score == 0
+
+
+def test_an_empty_agent_summary_scores_zero() -> None:
+    judge = _mastra_docs_judge()
+    result = create_summarization_scorer(judge).run(_agent_run("The source.", ""))
+    assert result.score == 0 and judge.requests == []
+    assert result.preprocess_step_result == {"alignment": [], "questions": []}
+
+
+def test_a_1x_scorer_shares_a_scorer_that_agrees_with_its_options() -> None:
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="mastra", max_questions=8)
+    assert create_summarization_scorer(scorer=scorer, max_questions=8).scorer is scorer
+    assert create_summarization_scorer(scorer=scorer).scorer is scorer
+    with pytest.raises(ValueError, match="max_questions=10 contradicts the scorer"):
+        create_summarization_scorer(scorer=scorer, max_questions=10)
+
+
+def test_the_0x_and_1x_faces_give_the_same_number_on_one_shared_scorer() -> None:
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="mastra")
+    legacy = SummarizationMetric(scorer=scorer)
+    current = create_summarization_scorer(scorer=scorer)
+    for c in (TESLA, case("news-tesla-faithful")):
+        expected = scorer.score(c.source, c.summary).score
+        assert legacy.measure(c.source, c.summary).score == expected
+        assert current.run(_agent_run(c.source, c.summary)).score == expected
+
+
+def test_the_preset_names_a_bad_version_or_question_count() -> None:
+    with pytest.raises(ValueError, match=r"version must be '1\.x' or '0\.x'"):
+        SummarizationScorer(llm=LexicalJudge(), preset="mastra", version="2")
+    with pytest.raises(ValueError, match="max_questions must be >= 1"):
+        SummarizationScorer(llm=LexicalJudge(), preset="mastra", max_questions=0)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import importlib
 import inspect
 import re
 import sys

@@ -222,7 +222,7 @@ def test_mastra_preset_rounds_each_component_and_takes_the_min() -> None:
     assert sorted(r.task for r in judge.requests) == sorted(
         ["questions", "claims", "verdicts", "answers", "reason"]
     )
-    assert judge.calls("questions")[0].inputs["n"] == 5
+    assert judge.calls("questions")[0].inputs["n"] == 10
     assert all(a.source_answer is None for a in result.assessment)
 
 

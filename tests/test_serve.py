@@ -248,6 +248,7 @@ def test_the_openapi_document_describes_the_contract(scorer: SummarizationScorer
         "scale",
         "n",
         "maxQuestions",
+        "version",
         "include_reason",
     }
 

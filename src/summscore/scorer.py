@@ -231,8 +231,9 @@ class SummarizationScorer:
             else:
                 fields_out = await self._preset.judge_summary(ctx, work, text, checked_summary)
         finally:
-            if early is not None and not early.done():
-                early.cancel()
+            if early is not None:  # cancelled if still running; its error read, never left
+                if not early.done():
+                    early.cancel()
                 await asyncio.gather(early, return_exceptions=True)
         if fields_out.get("error"):
             fields_out["error"] = redact(fields_out["error"])
