@@ -17,6 +17,7 @@ from ._text import Doc, Span, is_negated
 __all__ = ["CONTRADICTED", "SUPPORTED", "UNKNOWN", "Verdict", "judge_claim", "judge_question"]
 
 SUPPORTED, CONTRADICTED, UNKNOWN = "yes", "no", "unknown"
+_VERBATIM_TRIES = 16
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,9 @@ def _verbatim(statement: Span, doc: Doc) -> bool:
     if len(needle) < 20:
         return False
     at = doc.lowered.find(needle)
-    while at != -1:
+    for _ in range(_VERBATIM_TRIES):  # a text repeating a negated passage is not rescanned
+        if at == -1:
+            break
         before = doc.lowered[max(0, at - 30) : at]
         if not is_negated(before.rsplit(".", 1)[-1]):
             return True

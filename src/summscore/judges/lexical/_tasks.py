@@ -48,6 +48,7 @@ _ATTRIBUTIONS = (
     re.compile(r"^[^、。,]{1,20}(?:によると|によれば)[、,]\s*"),
     re.compile(r"^(?:据)?[^，。,]{1,20}(?:表示|称|指出|报道|公布|宣布)[，,]\s*"),
 )
+_DEDUPLICATED = 64
 _CJK_QUESTION_EDGES = re.compile(
     r"^(?:本文|文章|テキスト|原文)(?:は|では|によると|中)?[、,]?|(?:か|吗|嗎)?[？?]$"
 )
@@ -209,7 +210,9 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
     scored.sort(key=lambda item: (-item[0], item[1]))
     picked: list[Span] = []
     for _, _, span in scored:
-        if any(len(span.token_set & p.token_set) / len(span.token_set) > 0.7 for p in picked):
+        # Near-duplicates are looked for among the first picks only: linear in long texts.
+        head = picked[:_DEDUPLICATED]
+        if any(len(span.token_set & p.token_set) / len(span.token_set) > 0.7 for p in head):
             continue
         picked.append(span)
     chosen = {id(p) for p in picked}

@@ -7,6 +7,7 @@ hiragana particles dropped; numbers become their value ("3,000" is "3000").
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -168,12 +169,15 @@ def parse_number(raw: str) -> float | None:
     else:
         text = text.replace(",", "")
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # "1" * 310 is no number a text compares
 
 
 def format_number(value: float) -> str:
+    if not math.isfinite(value):  # a finite number scaled past the float range
+        return "inf" if value > 0 else "-inf" if value < 0 else "nan"
     if value == int(value) and abs(value) < 1e18:
         return str(int(value))
     return f"{value:.6g}"
