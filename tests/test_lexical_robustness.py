@@ -108,3 +108,31 @@ def test_any_text_is_scored_or_refused_clearly(source: str, summary: str, preset
     doc = analyze(source)
     if doc._index is not None:  # the windows looked at stay proportional to the text
         assert doc._index.examined <= (len(doc.sentences) + 50) * POSTING_LIMIT
+
+
+def test_tokenised_corpus_text_reads_as_written() -> None:
+    """CNN/DM and XSum as distributed: "3 , 800" is one number, "u.s ." one abbreviation."""
+    from summscore.judges.lexical._words import normalize
+
+    assert normalize("the agency - lrb - accc - rrb - said 3 , 800 people in the u.s . left") == (
+        "the agency (accc) said 3,800 people in the u.s. left"
+    )
+    assert normalize("the 31 - year - old did n't say ` ` no . ''") == (
+        'the 31-year-old didn\'t say " no."'
+    )
+    # Ordinary text is left alone: a spaced dash, a list of two numbers.
+    assert normalize("A tremor - the second, in 2019, 100 people") == (
+        "A tremor - the second, in 2019, 100 people"
+    )
+
+
+def test_a_tokenised_number_does_not_contradict_the_same_number_written_normally() -> None:
+    verdicts = LexicalJudge().run(
+        "verdicts",
+        {
+            "claims": ["About 3,800 people left the U.S. last year."],
+            "evidence": "about 3 , 800 people left the u.s . last year , officials said .",
+            "vocabulary": ("yes", "no", "idk"),
+        },
+    )["verdicts"]
+    assert verdicts[0]["verdict"] == "yes", verdicts

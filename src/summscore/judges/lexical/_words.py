@@ -42,10 +42,34 @@ _FULLWIDTH = re.compile("[\uff01-\uff5e]")
 
 
 def normalize(text: str) -> str:
-    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"."""
+    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
+    the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old")."""
     if _FULLWIDTH.search(text):
         text = unicodedata.normalize("NFKC", text)
-    return text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if _TOKENISED_HINT.search(text):
+        text = _detokenize(text)
+    return text
+
+
+_TOKENISED_HINT = re.compile(r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `")
+_BRACKETS = re.compile(r"-?\s?\b([lr])([rsc])b\b\s?-?", re.IGNORECASE)
+_SPLIT_NUMBER = re.compile(r"\b(\d{1,3}) ?([,.]) (\d{3})\b")
+_SPLIT_ABBREVIATION = re.compile(r"\b((?:[A-Za-z]\.){1,3}[A-Za-z]) \.")
+_SPACED_HYPHEN = re.compile(r"(?<=\w) - (?=\w)")
+_SPACE_BEFORE = re.compile(r" (?=[,.;:!?%)]|'s\b|n't\b|'re\b|'ve\b|'ll\b|'d\b|'m\b)")
+_SPACE_AFTER = re.compile(r"(?<=[($]) ")
+
+
+def _detokenize(text: str) -> str:
+    """Text as written from Penn-Treebank-style tokens (CNN/DM and XSum as distributed)."""
+    text = _BRACKETS.sub(lambda m: "(" if m.group(1).lower() == "l" else ")", text)
+    text = text.replace("` `", '"').replace("``", '"').replace(" ''", '"').replace("''", '"')
+    text = _SPLIT_NUMBER.sub(r"\1\2\3", text)
+    text = _SPLIT_ABBREVIATION.sub(r"\1.", text)
+    text = _SPACED_HYPHEN.sub("-", text)
+    text = _SPACE_BEFORE.sub("", text)
+    return _SPACE_AFTER.sub("", text)
 
 
 # ------------------------------------------------------------------------------------ tokens
