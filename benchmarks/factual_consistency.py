@@ -239,6 +239,49 @@ def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
     return out
 
 
+# ------------------------------------------------------------------------------------ cascade
+
+
+def cascade_report(by_set: dict[str, list[Pair]], threshold: float) -> None:
+    """The cascade against the LLM alone, with the compat judge server standing in for the LLM:
+    judging requests answered offline (LLM calls saved) and how far the scores move."""
+    import openai
+    from compat.judge_server import JudgeServer
+
+    from summscore.judges import CascadeJudge, resolve_judge
+
+    print(f"\ncascade (threshold {threshold:g}) against the LLM alone (compat judge server)")
+    print(
+        f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
+        f"{'mean |d score|':>15}{'AUC LLM':>9}{'AUC cascade':>12}"
+    )
+    with JudgeServer() as server:
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="not-needed")
+        llm = resolve_judge(client, "compat")
+        for name, pairs in by_set.items():
+            before = server.stats.requests
+            alone = SummarizationScorer(llm=llm, preset="deepeval").score_many(
+                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            )
+            llm_calls = server.stats.requests - before
+            cascade = CascadeJudge(llm, threshold=threshold)
+            before = server.stats.requests
+            mixed = SummarizationScorer(llm=cascade, preset="deepeval").score_many(
+                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            )
+            cascade_calls = server.stats.requests - before
+            moved = [abs(_value(a.score) - _value(b.score)) for a, b in zip(alone, mixed)]
+            labels = [p.label for p in pairs]
+            auc_alone = roc_auc(labels, [_value(r.score) for r in alone])
+            auc_mixed = roc_auc(labels, [_value(r.score) for r in mixed])
+            saved = 1 - cascade_calls / llm_calls if llm_calls else 0.0
+            print(
+                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{saved:>7.0%}"
+                f"{sum(moved) / len(moved):>15.3f}{_fmt(auc_alone):>9}{_fmt(auc_mixed):>12}"
+            )
+            sys.stdout.flush()
+
+
 # -------------------------------------------------------------------------------------- main
 
 
@@ -263,7 +306,7 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
                 f"{name:<22}{len(pairs):>6} {score:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
                 f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{spent:>9.1f}"
             )
-        if "alignment" in columns:
+        if "alignment" in columns and any(b in columns for b in BASELINES):
             judge = figures[name]["alignment"]["auc"]  # type: ignore[index]
             best = max(
                 (figures[name][b]["auc"] for b in BASELINES if b in columns),  # type: ignore[index]
@@ -285,6 +328,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", choices=SCORES, default=list(SCORES))
     parser.add_argument("--limit", type=int, help="at most this many pairs per dataset")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--cascade",
+        type=float,
+        metavar="THRESHOLD",
+        help="also compare the cascade judge at this confidence threshold with the LLM alone",
+    )
     args = parser.parse_args(argv)
     if args.sample:
         pairs = list(load_sample(SAMPLE))
@@ -307,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    if args.cascade is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/
+        cascade_report(dict(sorted(by_set.items())), args.cascade)
     return 0
 
 

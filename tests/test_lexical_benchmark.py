@@ -74,3 +74,29 @@ def test_frank_labels_join_their_documents_and_give_graded_figures(tmp_path: Pat
     ]
     figures = measure(pairs, [0.9, 0.4, 0.1])
     assert figures["spearman"] == pytest.approx(1.0) and figures["auc"] == 1.0
+
+
+def test_the_cascade_table_counts_llm_calls_against_the_llm_alone() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/factual_consistency.py",
+            "--sample",
+            "--only",
+            "alignment",
+            "--datasets",
+            "summedits-sales_email",
+            "--limit",
+            "6",
+            "--cascade",
+            "0.8",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    (row,) = [line.split() for line in done.stdout.splitlines() if line.startswith("summedits")][1:]
+    pairs, alone, cascade = int(row[1]), int(row[2]), int(row[3])
+    assert pairs == 6 and 0 < cascade <= alone
