@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import openai
 import pytest
 from compat.corpus import case
 from compat.judge_server import JudgeServer
 
 from summscore import SummarizationScorer
+from summscore.cli import main
 from summscore.judges import CascadeJudge, JudgeReply, JudgeRequest, resolve_judge
 
 
@@ -82,3 +86,17 @@ def test_the_name_says_cascade_and_threshold_and_a_negative_threshold_is_refused
     assert CascadeJudge(llm, threshold=0.5).name == f"cascade({llm.name}, threshold=0.5)"
     with pytest.raises(ValueError, match="threshold"):
         CascadeJudge(llm, threshold=-1)
+
+
+def test_the_cli_scores_with_the_cascade_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], judge_server: JudgeServer
+) -> None:
+    news = Path(__file__).resolve().parent.parent / "examples" / "news.jsonl"
+    out = tmp_path / "out.jsonl"
+    args = ["score", str(news), "--judge", "cascade", "--model", "gpt-4o-mini"]
+    args += ["--base-url", judge_server.url, "--cascade-threshold", "0.5", "--preset", "deepeval"]
+    code = main([*args, "--out", str(out), "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == len(news.read_text(encoding="utf-8").splitlines())
+    assert all(not row.get("error") for row in rows)
