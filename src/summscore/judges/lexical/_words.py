@@ -47,9 +47,25 @@ def normalize(text: str) -> str:
     if _FULLWIDTH.search(text):
         text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2019", "'").replace("\u2018", "'")
-    if _TOKENISED_HINT.search(text):
+    if _maybe_tokenised(text) and _TOKENISED_HINT.search(text):
         text = _detokenize(text)
     return text
+
+
+def _maybe_tokenised(text: str) -> bool:
+    """A cheap first look (substring tests run in C) before the regular expression."""
+    return (
+        " ," in text
+        or " ." in text
+        or " '" in text
+        or " n'" in text
+        or "rb" in text
+        or "`" in text
+        or " ;" in text
+        or " :" in text
+        or " )" in text
+        or " %" in text
+    )
 
 
 _TOKENISED_HINT = re.compile(r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `")
