@@ -242,3 +242,27 @@ def test_the_judge_is_deterministic_and_reads_no_prompts() -> None:
     )
     assert first.model_dump(exclude={"usage"}) == second.model_dump(exclude={"usage"})
     assert (first.judge, first.prompt_set) == ("lexical", "none")
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        # "without" is no negation of the rest of the sentence.
+        (
+            "The company grew quickly without taking on any debt, its founder said.",
+            "The company grew quickly, its founder said.",
+        ),
+        # A negation in one sentence says nothing of the next one.
+        (
+            "Firefighters worked without a break. They saved the old mill from the blaze.",
+            "Firefighters saved the old mill from the blaze.",
+        ),
+    ],
+)
+def test_a_negation_elsewhere_does_not_turn_a_supported_claim_around(
+    evidence: str, claim: str
+) -> None:
+    (verdict,) = LexicalJudge().run(
+        "verdicts", {"claims": [claim], "evidence": evidence, "vocabulary": ("yes", "no", "idk")}
+    )["verdicts"]
+    assert verdict["verdict"] == "yes", verdict

@@ -114,10 +114,20 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
     judge = parser.add_argument_group("judge")
     judge.add_argument(
         "--judge",
-        choices=("lexical", "openai", "deepeval"),
+        choices=("lexical", "openai", "deepeval", "cascade"),
         default="lexical",
         help="lexical: offline, no key (default); openai: any OpenAI-compatible server; "
-        "deepeval: a model name resolved by deepeval, e.g. --judge openai",
+        "deepeval: a model name resolved by deepeval; cascade: the offline judge first, the "
+        "OpenAI-compatible one where it is unsure (changes numbers vs upstream), "
+        "e.g. --judge openai",
+    )
+    judge.add_argument(
+        "--cascade-threshold",
+        type=float,
+        default=0.8,
+        metavar="CONFIDENCE",
+        help="--judge cascade: the offline judge's answers stand where it is at least this "
+        "confident (0 to 1, default 0.8), e.g. --cascade-threshold 0.9",
     )
     judge.add_argument(
         "--model", help="model name for --judge openai/deepeval, e.g. --model gpt-4o-mini"
@@ -282,6 +292,11 @@ def make_judge(
         from .judges import LexicalJudge
 
         return LexicalJudge()
+    if args.judge == "cascade":
+        from .judges import CascadeJudge, resolve_judge
+
+        llm = make_judge(argparse.Namespace(**{**vars(args), "judge": "openai"}), env)
+        return CascadeJudge(resolve_judge(llm, args.model), threshold=args.cascade_threshold)
     if not args.model:
         raise UsageError(f"--judge {args.judge} needs --model, e.g. --model gpt-4o-mini")
     if args.judge == "deepeval":

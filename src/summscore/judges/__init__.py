@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .base import Judge, JudgeReply, JudgeRequest
 
 if TYPE_CHECKING:
+    from .cascade import CascadeJudge
     from .deepeval_model import DeepEvalJudge
     from .function import FunctionJudge
     from .inspect_model import InspectJudge
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from .ragas_llm import RagasJudge
 
 __all__ = [
+    "CascadeJudge",
     "DeepEvalJudge",
     "FunctionJudge",
     "InspectJudge",
@@ -45,6 +47,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "CascadeJudge": ".cascade",
     "DeepEvalJudge": ".deepeval_model",
     "FunctionJudge": ".function",
     "InspectJudge": ".inspect_model",

@@ -16,6 +16,8 @@ from ...errors import JudgeError
 from ..base import JudgeReply, JudgeRequest
 from ._tasks import (
     answer_questions,
+    assess_claims,
+    assess_questions,
     explain,
     extract_claims,
     extract_keyphrases,
@@ -59,6 +61,20 @@ class LexicalJudge:
         if task == "reason":
             return {"reason": explain(inputs)}
         raise JudgeError(f"LexicalJudge cannot perform the task {task!r}")
+
+    def assess(self, task: str, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list[float]]:
+        """Like :meth:`run` for the judging tasks ("answers", "verdicts"), with a confidence
+        (0 to 1) per answer or verdict: what a cascade decides by (see
+        :class:`summscore.judges.cascade.CascadeJudge`)."""
+        if task == "answers":
+            yes, no = tuple(inputs.get("vocabulary", ("yes", "no")))[:2]
+            found = assess_questions(inputs["text"], inputs["questions"])
+            return {"answers": [yes if ok else no for ok, _ in found]}, [c for _, c in found]
+        if task == "verdicts":
+            vocabulary = tuple(inputs.get("vocabulary", ("yes", "no", "borderline")))
+            judged = assess_claims(inputs["claims"], inputs["evidence"], vocabulary)
+            return {"verdicts": [item for item, _ in judged]}, [c for _, c in judged]
+        raise JudgeError(f"LexicalJudge gives no confidence for the task {task!r}")
 
     def __repr__(self) -> str:
         return "LexicalJudge()"

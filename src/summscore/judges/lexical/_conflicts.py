@@ -255,11 +255,11 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
     same word), and where the statement's name appears, that content does not."""
     if not statement.entities or len(statement.token_set) < 3:
         return None
-    clauses = doc.clauses()
+    clauses = doc.clauses_sharing(statement.token_set)
     for entity in sorted(statement.entities):
         rest = statement.token_set - make_span(entity).token_set
         slot = _slot(statement, entity) if entity in statement.positions else None
-        if len(rest) < 2 or slot is None:
+        if len(rest) < 2 or slot is None or not clauses:
             continue
         scored = [(len(rest & c.token_set) / len(rest), c) for c in clauses]
         best_recall, best = max(scored, key=lambda item: item[0])

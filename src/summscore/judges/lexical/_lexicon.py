@@ -98,7 +98,7 @@ QUESTION_WORDS = frozenset(
 )
 NEGATIONS = frozenset(
     """not no never none nobody nothing neither nor cannot can't won't don't doesn't didn't isn't
-    aren't wasn't weren't hasn't haven't hadn't without""".split()
+    aren't wasn't weren't hasn't haven't hadn't""".split()
 )
 NEGATION_CJK = ("ない", "なかった", "ません", "ず", "不", "没", "沒", "未", "無", "无", "非")
 

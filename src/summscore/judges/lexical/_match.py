@@ -162,7 +162,11 @@ def clip(text: str, limit: int = 160) -> str:
 
 
 def pieces(window: Span) -> list[Span]:
-    """The window cut at commas, semicolons and conjunctions (the window itself if it is one)."""
+    """The window cut at sentence ends, commas, semicolons and conjunctions (the window itself
+    if it is one): a negation in one sentence says nothing of the next."""
+    if window.parts is not None:
+        first, second = window.parts
+        return pieces(first) + pieces(second)
     parts = split_fragments(window.text)
     if len(parts) < 2:
         return [window]

@@ -17,12 +17,17 @@ from ._text import Doc, Span, is_negated
 __all__ = ["CONTRADICTED", "SUPPORTED", "UNKNOWN", "Verdict", "judge_claim", "judge_question"]
 
 SUPPORTED, CONTRADICTED, UNKNOWN = "yes", "no", "unknown"
+_VERBATIM_TRIES = 16
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """``confidence`` (0 to 1): how far the verdict can be trusted without an LLM's second
+    look. Contradictions and verbatim passages are trusted, word overlap less so."""
+
     level: str
     reason: str | None = None
+    confidence: float = 0.5
 
 
 # ---------------------------------------------------------------------------------- verdicts
@@ -35,7 +40,9 @@ def _verbatim(statement: Span, doc: Doc) -> bool:
     if len(needle) < 20:
         return False
     at = doc.lowered.find(needle)
-    while at != -1:
+    for _ in range(_VERBATIM_TRIES):  # a text repeating a negated passage is not rescanned
+        if at == -1:
+            break
         before = doc.lowered[max(0, at - 30) : at]
         if not is_negated(before.rsplit(".", 1)[-1]):
             return True
@@ -46,15 +53,15 @@ def _verbatim(statement: Span, doc: Doc) -> bool:
 def judge_claim(statement: Span, doc: Doc) -> Verdict:
     """Strict: is every detail of the claim backed by the text?"""
     if not statement.token_set and not statement.anchors:
-        return Verdict(SUPPORTED)
+        return Verdict(SUPPORTED, confidence=1.0)
     if _verbatim(statement, doc):
-        return Verdict(SUPPORTED)
+        return Verdict(SUPPORTED, confidence=1.0)
     contradiction = contradicted(statement, doc)
     if contradiction:
-        return Verdict(CONTRADICTED, contradiction)
+        return Verdict(CONTRADICTED, contradiction, 0.9)
     absent = sorted(a for a in statement.anchors if not anchor_in_doc(a, statement, doc))
     if absent:
-        return Verdict(UNKNOWN, f"the source does not mention {', '.join(absent)}")
+        return Verdict(UNKNOWN, f"the source does not mention {', '.join(absent)}", 0.8)
     best = ranked(statement, doc, top=1)[0]
     best_recall = recall(statement, best)
     anchored = bool(statement.anchors) and all(
@@ -65,33 +72,33 @@ def judge_claim(statement: Span, doc: Doc) -> Verdict:
     if len(novel) >= 4 and overall <= 0.5:
         # A passage with its names matches, but most of what the claim says of them is nowhere
         # in the source ("owner jailed after customers fell ill from eating lobster").
-        return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}")
+        return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}", 0.7)
     if best_recall >= (0.34 if anchored else 0.5) or (overall >= 0.85 and best_recall >= 0.4):
-        return Verdict(SUPPORTED)
+        return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)
     if overall < 0.5:
-        return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}")
-    return Verdict(UNKNOWN, "the source does not support this")
+        return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}", 0.6)
+    return Verdict(UNKNOWN, "the source does not support this", 0.3)
 
 
 def judge_question(statement: Span, doc: Doc) -> Verdict:
     """Lenient: does the text hold the gist of what the question asks about?"""
     if not statement.token_set and not statement.anchors:
-        return Verdict(UNKNOWN, "the question asks about nothing checkable")
+        return Verdict(UNKNOWN, "the question asks about nothing checkable", 0.3)
     if _verbatim(statement, doc):
-        return Verdict(SUPPORTED)
+        return Verdict(SUPPORTED, confidence=1.0)
     contradiction = contradicted(statement, doc, strict=False)
     if contradiction:
-        return Verdict(CONTRADICTED, contradiction)
+        return Verdict(CONTRADICTED, contradiction, 0.85)
     best = ranked(statement, doc, top=1)[0]
     best_recall = recall(statement, best)
     if statement.anchors:
         found = [a for a in statement.anchors if anchor_in_doc(a, statement, doc)]
         share = len(found) / len(statement.anchors)
         if (share == 1 and best_recall >= 0.3) or (share >= 0.5 and best_recall >= 0.45):
-            return Verdict(SUPPORTED)
+            return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)
         if share < 0.5:
             missing = sorted(set(statement.anchors) - set(found))
-            return Verdict(UNKNOWN, f"the text does not mention {', '.join(missing)}")
+            return Verdict(UNKNOWN, f"the text does not mention {', '.join(missing)}", 0.8)
     elif best_recall >= 0.5:
-        return Verdict(SUPPORTED)
-    return Verdict(UNKNOWN, "the text does not say this")
+        return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)
+    return Verdict(UNKNOWN, "the text does not say this", 0.3)

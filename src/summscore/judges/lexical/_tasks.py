@@ -18,6 +18,8 @@ from ._words import content_tokens, has_cjk, lowercase_words
 
 __all__ = [
     "answer_questions",
+    "assess_claims",
+    "assess_questions",
     "explain",
     "extract_claims",
     "extract_keyphrases",
@@ -48,6 +50,7 @@ _ATTRIBUTIONS = (
     re.compile(r"^[^、。,]{1,20}(?:によると|によれば)[、,]\s*"),
     re.compile(r"^(?:据)?[^，。,]{1,20}(?:表示|称|指出|报道|公布|宣布)[，,]\s*"),
 )
+_DEDUPLICATED = 64
 _CJK_QUESTION_EDGES = re.compile(
     r"^(?:本文|文章|テキスト|原文)(?:は|では|によると|中)?[、,]?|(?:か|吗|嗎)?[？?]$"
 )
@@ -209,7 +212,9 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
     scored.sort(key=lambda item: (-item[0], item[1]))
     picked: list[Span] = []
     for _, _, span in scored:
-        if any(len(span.token_set & p.token_set) / len(span.token_set) > 0.7 for p in picked):
+        # Near-duplicates are looked for among the first picks only: linear in long texts.
+        head = picked[:_DEDUPLICATED]
+        if any(len(span.token_set & p.token_set) / len(span.token_set) > 0.7 for p in head):
             continue
         picked.append(span)
     chosen = {id(p) for p in picked}
@@ -222,20 +227,31 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
 
 def answer_questions(text: str, questions: Sequence[str]) -> list[bool]:
     """For each closed question: does ``text`` hold what is needed to answer it with yes?"""
+    return [found for found, _ in assess_questions(text, questions)]
+
+
+def assess_questions(text: str, questions: Sequence[str]) -> list[tuple[bool, float]]:
+    """For each closed question: (answered with yes, confidence in that answer)."""
     doc = analyze(text)
-    return [
-        judge_question(question_statement(q, doc.common), doc).level == SUPPORTED for q in questions
-    ]
+    judged = [judge_question(question_statement(q, doc.common), doc) for q in questions]
+    return [(v.level == SUPPORTED, v.confidence) for v in judged]
 
 
 def verdicts(
     claims: Sequence[str], evidence: str, vocabulary: Sequence[str]
 ) -> list[dict[str, Any]]:
     """One verdict per claim, worded in ``vocabulary`` (supported, contradicted, unknown)."""
+    return [item for item, _ in assess_claims(claims, evidence, vocabulary)]
+
+
+def assess_claims(
+    claims: Sequence[str], evidence: str, vocabulary: Sequence[str]
+) -> list[tuple[dict[str, Any], float]]:
+    """One (verdict item, confidence) per claim."""
     yes, no, unknown = vocabulary
     doc = analyze(evidence)
     common = doc.common | lowercase_words(" ".join(claims))
-    out: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:
         verdict = judge_claim(make_span(claim, common=common), doc)
         word = (
@@ -244,7 +260,7 @@ def verdicts(
         item: dict[str, Any] = {"verdict": word}
         if verdict.reason:
             item["reason"] = verdict.reason
-        out.append(item)
+        out.append((item, verdict.confidence))
     return out
 
 

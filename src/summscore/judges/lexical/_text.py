@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from ._anchors import names, quantities
+from ._index import POSTING_LIMIT, TokenIndex
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
 from ._words import content_tokens, has_cjk, lowercase_words, normalize
 
@@ -52,7 +53,7 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for m in _SENTENCE_END.finditer(text):
         if m.group(1):
-            before = text[start : m.start(1)]
+            before = text[max(start, m.start(1) - 64) : m.start(1)]  # bounded: no rescans
             last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.strip() else ""
             if last_word in ABBREVIATIONS or re.fullmatch(r"[a-z]", last_word):
                 continue
@@ -225,6 +226,9 @@ def _make_span(text: str, question: bool) -> Span:
     )
 
 
+_MEMO_LIMIT = 4096  # memoised window searches per text
+
+
 @dataclass
 class Doc:
     """A whole text: its sentences, and its vocabulary.
@@ -241,8 +245,10 @@ class Doc:
     lowered: str
     common: frozenset[str] = field(default=frozenset(), repr=False)
     _clauses: list[Span] | None = field(default=None, repr=False)
-    _index: dict[str, list[int]] | None = field(default=None, repr=False)
+    _index: TokenIndex | None = field(default=None, repr=False)
+    _clause_index: TokenIndex | None = field(default=None, repr=False)
     _pairs: dict[int, Span] = field(default_factory=dict, repr=False)
+    _best: dict[tuple[frozenset[str], int], list[Span]] = field(default_factory=dict, repr=False)
 
     def _pair(self, i: int) -> Span:
         """Sentences ``i`` and ``i + 1`` as one window."""
@@ -253,18 +259,16 @@ class Doc:
 
     def best_windows(self, tokens: frozenset[str], top: int) -> list[Span]:
         """The ``top`` windows (sentences or adjacent pairs) sharing most of ``tokens``, the
-        shorter first among equals. Counted through an inverted index: only sentences sharing
-        a token, and the pairs they are part of, are looked at."""
+        shorter first among equals. Counted through an inverted index over a bounded set of
+        candidates (see :mod:`._index`), and memoised per token set: a text made of one
+        repeated unit asks the same question once per unit."""
+        key = (tokens, top)
+        found = self._best.get(key)
+        if found is not None:
+            return found
         if self._index is None:
-            index: dict[str, list[int]] = {}
-            for i, sentence in enumerate(self.sentences):
-                for token in sentence.token_set:
-                    index.setdefault(token, []).append(i)
-            self._index = index
-        shared: dict[int, int] = {}
-        for token in tokens:
-            for i in self._index.get(token, ()):
-                shared[i] = shared.get(i, 0) + 1
+            self._index = TokenIndex(self.sentences)
+        shared = self._index.shared(tokens)
         if not shared:
             return self.sentences[:1]
         sentences = self.sentences
@@ -275,7 +279,10 @@ class Doc:
             n = len(tokens & (first.token_set | second.token_set))
             scored.append((-n, len(first.text) + len(second.text) + 1, i, True))
         best = heapq.nsmallest(top, scored)
-        return [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
+        found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
+        if len(self._best) < _MEMO_LIMIT:
+            self._best[key] = found
+        return found
 
     def clauses(self) -> list[Span]:
         """The clauses of every sentence, as spans (computed once)."""
@@ -286,6 +293,17 @@ class Doc:
                 for c in split_clauses(s.text)
             ]
         return self._clauses
+
+    def clauses_sharing(self, tokens: frozenset[str]) -> list[Span]:
+        """The clauses worth comparing with a statement made of ``tokens``: all of them in a
+        text of ordinary length, the candidates of an inverted index (see :mod:`._index`) in a
+        longer one."""
+        clauses = self.clauses()
+        if len(clauses) <= POSTING_LIMIT:
+            return clauses
+        if self._clause_index is None:
+            self._clause_index = TokenIndex(clauses)
+        return [clauses[i] for i in sorted(self._clause_index.shared(tokens))]
 
 
 def _join(a: Span, b: Span) -> Span:

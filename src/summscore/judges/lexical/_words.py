@@ -7,6 +7,7 @@ hiragana particles dropped; numbers become their value ("3,000" is "3000").
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from functools import lru_cache
@@ -41,10 +42,50 @@ _FULLWIDTH = re.compile("[\uff01-\uff5e]")
 
 
 def normalize(text: str) -> str:
-    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"."""
+    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
+    the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old")."""
     if _FULLWIDTH.search(text):
         text = unicodedata.normalize("NFKC", text)
-    return text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if _maybe_tokenised(text) and _TOKENISED_HINT.search(text):
+        text = _detokenize(text)
+    return text
+
+
+def _maybe_tokenised(text: str) -> bool:
+    """A cheap first look (substring tests run in C) before the regular expression."""
+    return (
+        " ," in text
+        or " ." in text
+        or " '" in text
+        or " n'" in text
+        or "rb" in text
+        or "`" in text
+        or " ;" in text
+        or " :" in text
+        or " )" in text
+        or " %" in text
+    )
+
+
+_TOKENISED_HINT = re.compile(r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `")
+_BRACKETS = re.compile(r"-?\s?\b([lr])([rsc])b\b\s?-?", re.IGNORECASE)
+_SPLIT_NUMBER = re.compile(r"\b(\d{1,3}) ?([,.]) (\d{3})\b")
+_SPLIT_ABBREVIATION = re.compile(r"\b((?:[A-Za-z]\.){1,3}[A-Za-z]) \.")
+_SPACED_HYPHEN = re.compile(r"(?<=\w) - (?=\w)")
+_SPACE_BEFORE = re.compile(r" (?=[,.;:!?%)]|'s\b|n't\b|'re\b|'ve\b|'ll\b|'d\b|'m\b)")
+_SPACE_AFTER = re.compile(r"(?<=[($]) ")
+
+
+def _detokenize(text: str) -> str:
+    """Text as written from Penn-Treebank-style tokens (CNN/DM and XSum as distributed)."""
+    text = _BRACKETS.sub(lambda m: "(" if m.group(1).lower() == "l" else ")", text)
+    text = text.replace("` `", '"').replace("``", '"').replace(" ''", '"').replace("''", '"')
+    text = _SPLIT_NUMBER.sub(r"\1\2\3", text)
+    text = _SPLIT_ABBREVIATION.sub(r"\1.", text)
+    text = _SPACED_HYPHEN.sub("-", text)
+    text = _SPACE_BEFORE.sub("", text)
+    return _SPACE_AFTER.sub("", text)
 
 
 # ------------------------------------------------------------------------------------ tokens
@@ -168,12 +209,15 @@ def parse_number(raw: str) -> float | None:
     else:
         text = text.replace(",", "")
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # "1" * 310 is no number a text compares
 
 
 def format_number(value: float) -> str:
+    if not math.isfinite(value):  # a finite number scaled past the float range
+        return "inf" if value > 0 else "-inf" if value < 0 else "nan"
     if value == int(value) and abs(value) < 1e18:
         return str(int(value))
     return f"{value:.6g}"

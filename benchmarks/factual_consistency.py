@@ -1,0 +1,366 @@
+"""Does the offline judge agree with people? Scores public human-labelled factual-consistency
+data and prints, per dataset, how well each score separates or ranks what people judged.
+
+    python benchmarks/factual_consistency.py                # the full development sets
+    python benchmarks/factual_consistency.py --sample       # the small committed sample (CI)
+    python benchmarks/factual_consistency.py --only alignment --limit 200 --datasets summedits
+
+The full sets are read, unchanged, from the data folders of their repositories, checked out (or
+copied) under the folder named by ``SUMMSCORE_FC_DATA`` (or ``--data``):
+
+* ``factualNLG/data/summedits/summedits_*.json``  (salesforce/factualNLG: SummEdits, binary)
+* ``frank/data/human_annotations.json`` and ``frank/data/benchmark_data.json`` (artidoro/frank:
+  graded and binary; the documents and summaries are in benchmark_data.json)
+* ``AggreFact/data/error_type_mapping/{CLIFF,Goyal21}_error_types.csv`` (Liyan06/AggreFact:
+  the CLIFF and Goyal'21 parts, binary)
+
+Development sets only: the rest of AggreFact (and any other public set) is held out, never
+tuned on. Scores compared: the judge's alignment score (deepeval rule), the final scores of the
+ragas and deepeval rules, and two trivial baselines, unigram and bigram precision of the summary
+against the source (lower-cased alphanumeric tokens). For binary labels: ROC-AUC, and balanced
+accuracy at the threshold that is best on the set's validation cut, applied to its test cut; for
+graded labels, Spearman and Pearson correlation. A row the scorer could not score counts as 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from scipy import stats
+
+from summscore import SummarizationScorer
+from summscore.judges import LexicalJudge
+
+SAMPLE = Path(__file__).resolve().parent / "data" / "factual_consistency_sample.jsonl"
+SCORES = ("alignment", "ragas", "deepeval", "unigram", "bigram")
+BASELINES = ("unigram", "bigram")
+
+
+@dataclass(frozen=True)
+class Pair:
+    dataset: str
+    id: str
+    source: str
+    summary: str
+    label: int  # 1: consistent with the source, 0: not
+    graded: float | None = None  # a graded human label where the set has one
+    cut: str = "test"  # "val" (thresholds are tuned there) or "test"
+
+
+# ------------------------------------------------------------------------------------ loaders
+
+
+def load_summedits(root: Path) -> Iterator[Pair]:
+    for path in sorted((root / "factualNLG" / "data" / "summedits").glob("summedits_*.json")):
+        domain = path.stem.removeprefix("summedits_")
+        for row in json.loads(path.read_text(encoding="utf-8")):
+            if str(row["label"]) not in ("0", "1"):
+                continue
+            yield Pair(
+                f"summedits-{domain}",
+                str(row["id"]),
+                row["doc"],
+                row["summary"],
+                int(row["label"]),
+                cut="val" if row.get("split") == "evaluation" else "test",
+            )
+
+
+def load_frank(root: Path) -> Iterator[Pair]:
+    folder = root / "frank" / "data"
+    texts = folder / "benchmark_data.json"
+    labels = folder / "human_annotations.json"
+    if not texts.exists() or not labels.exists():
+        return
+    by_key = {
+        (row["hash"], row["model_name"]): row
+        for row in json.loads(texts.read_text(encoding="utf-8"))
+    }
+    for row in json.loads(labels.read_text(encoding="utf-8")):
+        text = by_key.get((row["hash"], row["model_name"]))
+        if text is None:
+            continue
+        factuality = float(row["Factuality"])
+        yield Pair(
+            f"frank-{row['dataset']}",
+            f"{row['hash']}:{row['model_name']}",
+            text["article"],
+            text["summary"],
+            int(factuality == 1.0),
+            graded=factuality,
+            cut="val" if row.get("split") == "valid" else "test",
+        )
+
+
+def load_aggrefact(root: Path) -> Iterator[Pair]:
+    folder = root / "AggreFact" / "data" / "error_type_mapping"
+    for name, path in (("cliff", "CLIFF_error_types.csv"), ("goyal21", "Goyal21_error_types.csv")):
+        if not (folder / path).exists():
+            continue
+        with open(folder / path, newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle):
+                error = (row.get("error_type") or "").strip()
+                yield Pair(
+                    f"{name}-{row['origin']}",
+                    str(row["id"]),
+                    row["doc"],
+                    row["summ"],
+                    int(error in ("", "correct")),
+                    cut="val" if row.get("cut") == "val" else "test",
+                )
+
+
+def load_sample(path: Path) -> Iterator[Pair]:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            yield Pair(
+                row["dataset"],
+                row["id"],
+                row["source"],
+                row["summary"],
+                int(row["label"]),
+                row.get("graded"),
+                row.get("cut", "test"),
+            )
+
+
+LOADERS: dict[str, Callable[[Path], Iterable[Pair]]] = {
+    "summedits": load_summedits,
+    "frank": load_frank,
+    "aggrefact": load_aggrefact,
+}
+
+# ------------------------------------------------------------------------------------ scores
+
+_ALNUM = re.compile(r"[a-z0-9]+")
+
+
+def ngram_precision(source: str, summary: str, n: int) -> float:
+    """Share of the summary's n-grams (lower-cased alphanumeric tokens) found in the source."""
+
+    def grams(text: str) -> list[tuple[str, ...]]:
+        tokens = _ALNUM.findall(text.lower())
+        return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+
+    mine = grams(summary)
+    if not mine:
+        return 0.0
+    theirs = set(grams(source))
+    return sum(1 for g in mine if g in theirs) / len(mine)
+
+
+def _value(x: float | None) -> float:
+    return 0.0 if x is None or math.isnan(x) else float(x)
+
+
+def score_pairs(
+    pairs: list[Pair], only: set[str]
+) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """Every score of every pair, and the seconds each scorer took."""
+    columns: dict[str, list[float]] = {name: [] for name in SCORES if name in only}
+    seconds: dict[str, float] = {}
+    if "alignment" in only or "deepeval" in only:
+        scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
+        start = time.perf_counter()
+        results = [scorer.score(p.source, p.summary) for p in pairs]
+        seconds["deepeval"] = time.perf_counter() - start
+        if "alignment" in columns:
+            columns["alignment"] = [_value(r.alignment_score) for r in results]
+        if "deepeval" in columns:
+            columns["deepeval"] = [_value(r.score) for r in results]
+    if "ragas" in only:
+        scorer = SummarizationScorer(llm=LexicalJudge(), preset="ragas")
+        start = time.perf_counter()
+        columns["ragas"] = [_value(scorer.score(p.source, p.summary).score) for p in pairs]
+        seconds["ragas"] = time.perf_counter() - start
+    for n, name in ((1, "unigram"), (2, "bigram")):
+        if name in columns:
+            start = time.perf_counter()
+            columns[name] = [ngram_precision(p.source, p.summary, n) for p in pairs]
+            seconds[name] = time.perf_counter() - start
+    return columns, seconds
+
+
+# ----------------------------------------------------------------------------------- metrics
+
+
+def roc_auc(labels: list[int], scores: list[float]) -> float:
+    """The probability that a consistent pair outscores an inconsistent one (ties count half)."""
+    ranks = stats.rankdata(scores)
+    positive = [r for r, y in zip(ranks, labels, strict=True) if y == 1]
+    n_pos, n_neg = len(positive), len(labels) - len(positive)
+    if not n_pos or not n_neg:
+        return math.nan
+    return float((sum(positive) - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def balanced_accuracy(labels: list[int], scores: list[float], threshold: float) -> float:
+    pos = [s >= threshold for s, y in zip(scores, labels, strict=True) if y == 1]
+    neg = [s < threshold for s, y in zip(scores, labels, strict=True) if y == 0]
+    if not pos or not neg:
+        return math.nan
+    return (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
+
+
+def best_threshold(labels: list[int], scores: list[float]) -> float:
+    candidates = [*sorted(set(scores)), math.inf]
+    return max(candidates, key=lambda t: (balanced_accuracy(labels, scores, t), -t))
+
+
+def tuned_balanced_accuracy(pairs: list[Pair], scores: list[float]) -> float:
+    """Threshold tuned on the validation cut, measured on the test cut (both cuts are the set
+    itself when it has no validation cut)."""
+    val = [i for i, p in enumerate(pairs) if p.cut == "val"]
+    test = [i for i, p in enumerate(pairs) if p.cut != "val"] or val
+    val = val or test
+    threshold = best_threshold([pairs[i].label for i in val], [scores[i] for i in val])
+    return balanced_accuracy([pairs[i].label for i in test], [scores[i] for i in test], threshold)
+
+
+def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
+    labels = [p.label for p in pairs]
+    out = {"auc": roc_auc(labels, scores), "bacc": tuned_balanced_accuracy(pairs, scores)}
+    graded = [p.graded for p in pairs]
+    if all(g is not None for g in graded) and len(set(scores)) > 1:
+        values = [float(g) for g in graded if g is not None]
+        out["spearman"] = float(stats.spearmanr(values, scores).statistic)
+        out["pearson"] = float(stats.pearsonr(values, scores).statistic)
+    return out
+
+
+# ------------------------------------------------------------------------------------ cascade
+
+
+def cascade_report(by_set: dict[str, list[Pair]], threshold: float) -> None:
+    """The cascade against the LLM alone, with the compat judge server standing in for the LLM:
+    judging requests answered offline (LLM calls saved) and how far the scores move."""
+    import openai
+    from compat.judge_server import JudgeServer
+
+    from summscore.judges import CascadeJudge, resolve_judge
+
+    print(f"\ncascade (threshold {threshold:g}) against the LLM alone (compat judge server)")
+    print(
+        f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
+        f"{'mean |d score|':>15}{'AUC LLM':>9}{'AUC cascade':>12}"
+    )
+    with JudgeServer() as server:
+        client = openai.AsyncOpenAI(base_url=server.url, api_key="not-needed")
+        llm = resolve_judge(client, "compat")
+        for name, pairs in by_set.items():
+            before = server.stats.requests
+            alone = SummarizationScorer(llm=llm, preset="deepeval").score_many(
+                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            )
+            llm_calls = server.stats.requests - before
+            cascade = CascadeJudge(llm, threshold=threshold)
+            before = server.stats.requests
+            mixed = SummarizationScorer(llm=cascade, preset="deepeval").score_many(
+                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            )
+            cascade_calls = server.stats.requests - before
+            moved = [abs(_value(a.score) - _value(b.score)) for a, b in zip(alone, mixed)]
+            labels = [p.label for p in pairs]
+            auc_alone = roc_auc(labels, [_value(r.score) for r in alone])
+            auc_mixed = roc_auc(labels, [_value(r.score) for r in mixed])
+            saved = 1 - cascade_calls / llm_calls if llm_calls else 0.0
+            print(
+                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{saved:>7.0%}"
+                f"{sum(moved) / len(moved):>15.3f}{_fmt(auc_alone):>9}{_fmt(auc_mixed):>12}"
+            )
+            sys.stdout.flush()
+
+
+# -------------------------------------------------------------------------------------- main
+
+
+def _fmt(x: float | None) -> str:
+    return "   -  " if x is None or math.isnan(x) else f"{x:6.3f}"
+
+
+def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str, object]]:
+    figures: dict[str, dict[str, object]] = {}
+    print(
+        f"{'dataset':<22}{'pairs':>6} {'score':<10}{'ROC-AUC':>8}{'BAcc':>8}"
+        f"{'Spearman':>9}{'Pearson':>9}{'seconds':>9}"
+    )
+    for name, pairs in by_set.items():
+        columns, seconds = score_pairs(pairs, only)
+        figures[name] = {"pairs": len(pairs), "positive": sum(p.label for p in pairs)}
+        for score, values in columns.items():
+            m = measure(pairs, values)
+            spent = seconds.get("deepeval" if score == "alignment" else score, 0.0)
+            figures[name][score] = {**m, "seconds": spent}
+            print(
+                f"{name:<22}{len(pairs):>6} {score:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
+                f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{spent:>9.1f}"
+            )
+        if "alignment" in columns and any(b in columns for b in BASELINES):
+            judge = figures[name]["alignment"]["auc"]  # type: ignore[index]
+            best = max(
+                (figures[name][b]["auc"] for b in BASELINES if b in columns),  # type: ignore[index]
+                default=math.nan,
+            )
+            verdict = "beats" if judge > best else "does not beat"
+            print(
+                f"{name:<22}       judge {verdict} the better baseline ({judge:.3f} vs {best:.3f})"
+            )
+        sys.stdout.flush()
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", default=os.environ.get("SUMMSCORE_FC_DATA"))
+    parser.add_argument("--sample", action="store_true", help="the small committed sample")
+    parser.add_argument("--datasets", nargs="*", help="prefixes of the dataset names to run")
+    parser.add_argument("--only", nargs="*", choices=SCORES, default=list(SCORES))
+    parser.add_argument("--limit", type=int, help="at most this many pairs per dataset")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--cascade",
+        type=float,
+        metavar="THRESHOLD",
+        help="also compare the cascade judge at this confidence threshold with the LLM alone",
+    )
+    args = parser.parse_args(argv)
+    if args.sample:
+        pairs = list(load_sample(SAMPLE))
+    elif args.data:
+        root = Path(args.data)
+        pairs = [p for load in LOADERS.values() for p in load(root)]
+    else:
+        parser.error("no data: set SUMMSCORE_FC_DATA or pass --data DIR (or --sample)")
+    by_set: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        if args.datasets and not any(pair.dataset.startswith(d) for d in args.datasets):
+            continue
+        chosen = by_set.setdefault(pair.dataset, [])
+        if args.limit is None or len(chosen) < args.limit:
+            chosen.append(pair)
+    if not by_set:
+        parser.error("no pairs found: see the docstring for the expected folder layout")
+    start = time.perf_counter()
+    figures = report(dict(sorted(by_set.items())), set(args.only))
+    print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    if args.cascade is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/
+        cascade_report(dict(sorted(by_set.items())), args.cascade)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
