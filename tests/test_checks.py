@@ -42,3 +42,55 @@ def test_keyphrases_match_across_case_spacing_and_width() -> None:
 def test_a_paraphrased_keyphrase_with_most_words_in_the_text_is_kept() -> None:
     kept, problem = check_keyphrases(["budget for parks"], SOURCE)
     assert kept == ["budget for parks"] and problem is None
+
+
+class _SillyJudge:
+    """Answers every task sensibly, except that its first assessment questions are all "Yes"."""
+
+    def __init__(self, fix_on_second_try: bool) -> None:
+        self.fix = fix_on_second_try
+        self.question_calls = 0
+
+    async def __call__(self, prompt: str, schema: type) -> dict[str, object]:
+        name = schema.__name__
+        if name == "QuestionsReply":
+            self.question_calls += 1
+            if self.question_calls == 1 or not self.fix:
+                return {"questions": ["Yes", "Yes", "Does work start in May?"]}
+            return {"questions": ["Did the council approve a budget?", "Does work start in May?"]}
+        if name == "TruthsReply":
+            return {"truths": ["The council approved a budget.", "Work starts in May."]}
+        if name == "ClaimsReply":
+            return {"claims": ["The council approved a budget."]}
+        if name == "VerdictsReply":
+            return {"verdicts": [{"verdict": "yes"}]}
+        if name == "AnswersReply":
+            count = prompt.count("?")
+            return {"answers": ["yes"] * max(count, 1)}
+        return {"reason": "fine"}
+
+
+def test_bare_answers_as_questions_are_asked_again_with_the_problem_named() -> None:
+    from summscore import SummarizationScorer
+
+    judge = _SillyJudge(fix_on_second_try=True)
+    scorer = SummarizationScorer(llm=judge, preset="deepeval", prompts="own", include_reason=False)
+    result = scorer.score(SOURCE, "The council approved a budget.")
+    assert judge.question_calls == 2
+    assert [a.question for a in result.assessment] == [
+        "Did the council approve a budget?",
+        "Does work start in May?",
+    ]
+    assert not any("questions:" in w for w in result.warnings)
+
+
+def test_what_is_still_unusable_is_dropped_with_a_warning() -> None:
+    from summscore import SummarizationScorer
+
+    judge = _SillyJudge(fix_on_second_try=False)
+    scorer = SummarizationScorer(llm=judge, preset="deepeval", prompts="own", include_reason=False)
+    result = scorer.score(SOURCE, "The council approved a budget.")
+    assert [a.question for a in result.assessment] == ["Does work start in May?"]
+    assert any(
+        w.startswith("questions: 2 of 3 questions are not questions") for w in result.warnings
+    )

@@ -118,14 +118,24 @@ def test_ctrl_c_keeps_finished_rows_writes_the_report_and_resume_completes(
         return await real(self, *args, **kwargs)
 
     monkeypatch.setattr(SummarizationScorer, "ascore", interrupted)
-    code = _score(str(data), "--out", str(out), "--report", str(report), "--max-concurrency", "1")
+    code = _score(
+        str(data),
+        "--out",
+        str(out),
+        "--report",
+        str(report),
+        "--max-concurrency",
+        "1",
+        "--workers",
+        "1",
+    )
     assert code == 130
     assert "interrupted" in capsys.readouterr().err
     finished = _jsonl(out)
     ids = [r["id"] for r in finished]
-    # The rows written before Ctrl-C (the one in flight, and one finished in the same instant
-    # may be lost: --resume scores them), in input order.
-    assert 4 <= len(ids) <= 5 and ids == [c["id"] for c in cases[: len(ids)]]
+    # The rows written before Ctrl-C, in input order (the scorer keeps a few cases in flight per
+    # request slot, so with one slot rows 1 to 5 may have finished; --resume scores the rest).
+    assert 1 <= len(ids) <= 5 and ids == [c["id"] for c in cases[: len(ids)]]
     page = report.read_text(encoding="utf-8")
     assert all(i in page for i in ids) and "c6" not in page and "c11" not in page
     monkeypatch.setattr(SummarizationScorer, "ascore", real)

@@ -271,7 +271,9 @@ async def test_max_concurrency_bounds_the_test_cases_judged_by_all_copies(
 
 
 def test_timeout_and_max_concurrency_beside_a_shared_scorer_must_agree() -> None:
-    scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval", timeout=30)
+    scorer = SummarizationScorer(
+        llm=LexicalJudge(), preset="deepeval", timeout=30, max_concurrency=8
+    )
     assert SummarizationMetric(scorer=scorer, timeout=30, max_concurrency=8).scorer is scorer
     with pytest.raises(ValueError, match="timeout=60 contradicts the scorer"):
         SummarizationMetric(scorer=scorer, timeout=60)

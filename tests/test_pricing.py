@@ -145,3 +145,19 @@ def test_the_token_estimate_counts_bytes_and_survives_a_lone_surrogate() -> None
     assert estimate_tokens("abcde" * 10) == 10
     assert estimate_tokens("日本語の") == 2  # 12 bytes
     assert estimate_tokens("\ud800xyz") == 1
+
+
+def test_a_source_past_the_context_window_is_the_rows_error_before_any_call(
+    judge_server: Any,
+) -> None:
+    pytest.importorskip("genai_prices")
+    from compat.clients import async_client
+
+    from summscore import SummarizationScorer
+
+    scorer = SummarizationScorer(llm=async_client(judge_server), model="gpt-4o-mini")
+    source = "The committee met again and discussed the budget at length. " * 12_000  # ~700 KB
+    [result] = scorer.score_many([(source, "The committee met.")], progress=False)
+    assert result.error is not None and "context window" in result.error
+    assert "source" in result.error
+    assert judge_server.stats.requests == 0

@@ -21,6 +21,7 @@ from ._inputs import (
     check_summary,
 )
 from ._limiter import RequestLimiter
+from ._pricing import check_judge_fits
 from ._redact import redact
 from ._replycache import ReplyCache, default_cache_dir
 from ._runner import run_sync
@@ -196,6 +197,9 @@ class SummarizationScorer:
         fields: FieldNames,
     ) -> SummaryResult:
         text = check_source(source, fields)
+        # A source longer than the judge model's context window is this row's clear error, before
+        # any call, instead of an opaque API error (models of unknown window are not checked).
+        check_judge_fits(self.judge, text, field=fields.source)
         checked_summary = check_summary(summary, fields)
         questions = check_questions(assessment_questions, fields)
         prompts = self._prompt_set()

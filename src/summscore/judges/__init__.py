@@ -89,6 +89,9 @@ def resolve_judge(llm: Any, model: str | None = None, **judge_options: Any) -> J
         raise TypeError(f"llm is required: pass {_SUPPORTED}")
     if _is_judge(llm):
         _no_model(model, llm)
+        from ._secrets import register_secrets_in
+
+        register_secrets_in(llm)  # a judge of the user's own may hold a client with a key
         return llm
     if _loaded("openai"):
         import openai

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from .._calls import CallLog, JudgeCaller
+from .._checks import check_questions
 from .._redact import redact
 from ..errors import JudgeError
 from ..prompts.base import Rendered
@@ -114,13 +115,46 @@ class Context:
 
     async def yes_no_questions(self, text: str, n: int) -> list[str]:
         """``n`` closed questions the source answers (deepeval and mastra coverage)."""
-        return await self.ask(
+        return await self.ask_checked(
             "questions",
             self.prompts.questions(text, n),
             QuestionsReply,
             "questions",
             inputs={"text": text, "n": n},
+            check=check_questions,
         )
+
+    async def ask_checked(
+        self,
+        task: str,
+        rendered: Rendered,
+        reply_model: type[BaseModel],
+        field_name: str,
+        *,
+        inputs: Mapping[str, Any],
+        check: Callable[[Sequence[str]], tuple[list[str], str | None]],
+    ) -> list[Any]:
+        """:meth:`ask`, then a check beyond the schema (see summscore._checks): a reply that
+        fails it is asked again once with the problem named; what still fails is dropped, with
+        a warning. Judges that read no prompts (the offline judge) are not second-guessed."""
+        items = await self.ask(task, rendered, reply_model, field_name, inputs=inputs)
+        if not self.caller.judge.reads_prompts:
+            return items
+        kept, problem = check(items)
+        if problem is None:
+            return items
+        if self.caller.policy.repair_retries > 0:
+            feedback = (
+                f"\n\nYour previous reply could not be used: {problem}. "
+                "Reply again with only the JSON the instructions above ask for."
+            )
+            again = Rendered(lambda: rendered.text + feedback, rendered.schema)
+            items = await self.ask(task, again, reply_model, field_name, inputs=inputs)
+            kept, problem = check(items)
+            if problem is None:
+                return items
+        self.log.warn(f"{task}: {problem}; kept the {len(kept)} usable")
+        return kept
 
     async def answers(
         self, text: str, questions: Sequence[str], vocabulary: tuple[str, str]

@@ -8,11 +8,13 @@ source, one per summary.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._checks import check_keyphrases, check_questions
 from ..formulas import ragas_conciseness_score, ragas_final_score, ragas_qa_score
 from ..prompts.replies import KeyphrasesReply, QuestionsReply
 from ..result import QuestionAnswer
@@ -55,22 +57,24 @@ class RagasPreset(Preset):
     ) -> RagasSource:
         if questions is not None:
             return RagasSource(questions=list(questions))
-        keyphrases = await ctx.ask(
+        keyphrases = await ctx.ask_checked(
             "keyphrases",
             ctx.prompts.keyphrases(text),
             KeyphrasesReply,
             "keyphrases",
             inputs={"text": text},
+            check=functools.partial(check_keyphrases, source=text),
         )
         if not keyphrases:
             # ragas logs this and carries on with no keyphrases; so do we, visibly.
             ctx.log.warn("keyphrases: the judge extracted no keyphrases from the source")
-        generated = await ctx.ask(
+        generated = await ctx.ask_checked(
             "questions",
             ctx.prompts.questions(text, keyphrases),
             QuestionsReply,
             "questions",
             inputs={"text": text, "keyphrases": keyphrases},
+            check=check_questions,
         )
         return RagasSource(keyphrases=keyphrases, questions=generated)
 
