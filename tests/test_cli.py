@@ -282,3 +282,16 @@ def test_an_openai_compatible_judge_through_base_url(
     assert "input /" in err and "judge calls" in err  # tokens reported by the server are counted
     for text in (out.read_text(encoding="utf-8"), report.read_text(encoding="utf-8"), err):
         assert key not in text
+
+
+def test_mastra_questions_and_rule_version_from_the_command_line(tmp_path: Path) -> None:
+    from summscore.cli import UsageError, make_scorer
+
+    args = build_parser().parse_args(
+        ["score", "x.jsonl", "--preset", "mastra", "--n", "7", "--mastra-version", "0.x"]
+    )
+    options = make_scorer(args).options
+    assert options["max_questions"] == 7 and options["version"] == "0.x"
+    bad = build_parser().parse_args(["score", "x.jsonl", "--mastra-version", "0.x"])
+    with pytest.raises(UsageError, match="version"):
+        make_scorer(bad)

@@ -29,6 +29,12 @@ _BARE_ANSWERS = {
     "borderline",
     "none",
     "n/a",
+    "はい",
+    "いいえ",
+    "是",
+    "否",
+    "对",
+    "不",
 }
 
 
@@ -44,16 +50,13 @@ def _is_cjk(text: str) -> bool:
 
 
 def _looks_like_question(item: str) -> bool:
-    text = item.strip()
-    if _normal(text).strip(" .?!") in _BARE_ANSWERS:
-        return False
-    if _is_cjk(text):
-        return len(text.strip(" 。？?!！")) >= 4
-    return len(_WORD.findall(text)) >= 3
+    """Anything but an empty string or a bare answer word ("Yes", "1", "はい") passes: the check
+    catches a judge answering the questions instead of asking them, and nothing subtler."""
+    return _normal(item).strip(" .?!。？！") not in _BARE_ANSWERS | {""}
 
 
 def check_questions(questions: Sequence[str]) -> tuple[list[str], str | None]:
-    """Keep the items that read as questions (not a bare "Yes" or "1", at least three words)."""
+    """Keep the items that read as questions (not a bare "Yes", "1" or empty string)."""
     kept = [q for q in questions if isinstance(q, str) and _looks_like_question(q)]
     dropped = [q for q in questions if q not in kept]
     if not dropped:
@@ -80,16 +83,27 @@ def _occurs(phrase: str, source: str, source_words: set[str]) -> bool:
     return found / len(words) >= 0.5
 
 
-def check_keyphrases(keyphrases: Sequence[str], source: str) -> tuple[list[str], str | None]:
-    """Keep the key phrases that come from ``source`` (verbatim, or most of their words)."""
+def check_keyphrases(
+    keyphrases: Sequence[str], source: str, instructions: str = ""
+) -> tuple[list[str], str | None]:
+    """Drop the key phrases copied from the prompt's own examples: absent from ``source`` but
+    present in ``instructions`` (the prompt around it). A phrase in neither is a paraphrase and
+    is kept, as upstream keeps it."""
     normal_source = _normal(source)
     source_words = set(_WORD.findall(normal_source))
-    kept = [k for k in keyphrases if isinstance(k, str) and _occurs(k, normal_source, source_words)]
-    dropped = [k for k in keyphrases if k not in kept]
+    normal_instructions = _normal(instructions)
+
+    def copied(phrase: str) -> bool:
+        if not isinstance(phrase, str) or _occurs(phrase, normal_source, source_words):
+            return False
+        return bool(_normal(phrase)) and _normal(phrase) in normal_instructions
+
+    kept = [k for k in keyphrases if not copied(k)]
+    dropped = [k for k in keyphrases if copied(k)]
     if not dropped:
         return kept, None
     shown = ", ".join(repr(k) for k in dropped[:3])
     return kept, (
-        f"{len(dropped)} of {len(keyphrases)} key phrases do not occur in the text ({shown}); "
-        "copy key phrases from the text itself, not from the examples"
+        f"{len(dropped)} of {len(keyphrases)} key phrases come from the prompt's examples, not "
+        f"from the text ({shown}); copy key phrases from the text itself"
     )

@@ -100,9 +100,16 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         help="mastra: maximum score (default 1), e.g. --scale 10",
     )
     rule.add_argument(
+        "--mastra-version",
+        choices=("1.x", "0.x"),
+        help="mastra: whose rule, Mastra 1.x's scorer (default) or 0.x's legacy metric, "
+        "e.g. --mastra-version 0.x",
+    )
+    rule.add_argument(
         "--n",
         type=int,
-        help="deepeval / mastra: assessment questions to generate (default 5), e.g. --n 8",
+        help="deepeval: assessment questions to generate (default 5); mastra: the most "
+        "questions asked of the source (default 10, 5 for --mastra-version 0.x), e.g. --n 8",
     )
     rule.add_argument(
         "--prompts",
@@ -147,7 +154,8 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         "--max-concurrency",
         type=int,
         default=8,
-        help="rows judged at once (default 8), e.g. --max-concurrency 32",
+        help="judge requests in flight at once, shared by all rows (default 8), "
+        "e.g. --max-concurrency 32",
     )
     judge.add_argument(
         "--workers",
@@ -323,6 +331,10 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
         value = getattr(args, name)
         if value is not None:
             options[name] = value
+    if args.preset == "mastra" and "n" in options:  # Mastra calls it maxQuestions
+        options["max_questions"] = options.pop("n")
+    if getattr(args, "mastra_version", None):
+        options["version"] = args.mastra_version
     if args.cache:
         options["reply_cache"] = args.cache
     model = args.model if args.judge == "openai" else None

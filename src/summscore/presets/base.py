@@ -124,6 +124,10 @@ class Context:
             check=check_questions,
         )
 
+    @property
+    def reads_prompts(self) -> bool:
+        return bool(self.caller.judge.reads_prompts)
+
     async def ask_checked(
         self,
         task: str,

@@ -8,7 +8,6 @@ source, one per summary.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -57,13 +56,16 @@ class RagasPreset(Preset):
     ) -> RagasSource:
         if questions is not None:
             return RagasSource(questions=list(questions))
+        prompt = ctx.prompts.keyphrases(text)
         keyphrases = await ctx.ask_checked(
             "keyphrases",
-            ctx.prompts.keyphrases(text),
+            prompt,
             KeyphrasesReply,
             "keyphrases",
             inputs={"text": text},
-            check=functools.partial(check_keyphrases, source=text),
+            check=lambda items: check_keyphrases(
+                items, text, prompt.text.replace(text, "") if ctx.reads_prompts else ""
+            ),
         )
         if not keyphrases:
             # ragas logs this and carries on with no keyphrases; so do we, visibly.
