@@ -28,7 +28,7 @@ def _client(app: Any) -> httpx.AsyncClient:
 
 @pytest.fixture
 def scorer() -> SummarizationScorer:
-    return SummarizationScorer(LexicalJudge(), preset="mastra")
+    return SummarizationScorer(LexicalJudge(), preset="mastra", max_concurrency=8)
 
 
 @pytest.fixture

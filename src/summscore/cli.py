@@ -364,7 +364,9 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
 def _workers(args: argparse.Namespace) -> int:
     workers = getattr(args, "workers", None)
     if workers is None:
-        return os.cpu_count() or 1
+        # score: every core by default. serve keeps one process (its requests are concurrent
+        # already, and a pool would outlive a stopped server's event loop).
+        return 1 if getattr(args, "command", None) == "serve" else os.cpu_count() or 1
     if workers < 1:
         raise UsageError(f"--workers must be a positive integer, got {workers}")
     return int(workers)

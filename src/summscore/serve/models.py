@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -84,7 +84,7 @@ class ScoreOptions(_Options):
     scale: _Positive | None = Field(None, description="mastra: maximum score, e.g. 10")
     n: _Count | None = Field(None, description="deepeval / mastra: questions to generate")
     maxQuestions: _Count | None = Field(None, description="mastra 1.x's name for n")
-    version: Annotated[str, Strict()] | None = Field(
+    version: Literal["1.x", "0.x"] | None = Field(
         None, description="mastra: the rule version, e.g. '0.x'"
     )
     threshold: _Unit | None = Field(None, description="deepeval: the pass mark")
