@@ -28,7 +28,20 @@ WORK = ROOT / ".matrix"
 # The oldest releases with the APIs summscore plugs into, then a spread up to the newest.
 RAGAS = ("0.2.6", "0.2.15", "0.3.0", "0.3.5", "0.3.9", "0.4.0", "0.4.3")
 DEEPEVAL = ("3.3.0", "3.6.0", "3.9.9", "4.0.0", "4.2.0", "4.3.1")
-EXTRA_PINS = {"ragas": ["langchain-community<0.4"], "deepeval": []}
+# The evaluation platforms' faces: the oldest release supported and the newest tested.
+MLFLOW = ("3.4.0", "3.17.2")
+INSPECT = ("0.3.130", "0.3.285")
+OPIK = ("2.0.0", "2.2.122")
+EXTRA_PINS = {
+    "ragas": ["langchain-community<0.4"],
+    "deepeval": [],
+    "mlflow": ["pandas"],  # mlflow.genai.evaluate reads its data with pandas
+    "inspect": [],
+    "opik": ["filelock<4"],  # opik's litellm
+}
+# The package each framework is installed as, and the module that imports it.
+PACKAGE = {"mlflow": "mlflow-skinny", "inspect": "inspect-ai"}
+MODULE = {"inspect": "inspect_ai"}
 SUITES = {
     "ragas": [
         "compat/test_parity_ragas.py",
@@ -41,6 +54,9 @@ SUITES = {
         "tests/test_deepeval_face.py",
         "tests/test_judges.py",
     ],
+    "mlflow": ["tests/test_mlflow_face.py"],
+    "inspect": ["tests/test_inspect_face.py"],
+    "opik": ["tests/test_opik_face.py"],
 }
 
 
@@ -95,18 +111,25 @@ def check(framework: str, version: str, keep: bool) -> Outcome:
             return outcome
         install = [
             str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-            "-e", f"{ROOT}[dev,langchain]", f"{framework}=={version}", *EXTRA_PINS[framework],
+            "-e", f"{ROOT}[dev,langchain]", f"{PACKAGE.get(framework, framework)}=={version}",
+            *EXTRA_PINS[framework],
         ]  # fmt: skip
         if _run(install, log, 1800) != 0:
             outcome.note = "install failed (see log)"
             return outcome
         shown = subprocess.run(
-            [str(python), "-c", f"import importlib.metadata as m; print(m.version('{framework}'))"],
+            [
+                str(python), "-c",
+                f"import importlib.metadata as m; print(m.version('{PACKAGE.get(framework, framework)}'))",
+            ],
             capture_output=True, text=True, cwd=ROOT,
         )  # fmt: skip
         outcome.installed = shown.stdout.strip() or "?"
         imported = subprocess.run(
-            [str(python), "-c", f"import {framework}"], capture_output=True, text=True, cwd=ROOT
+            [str(python), "-c", f"import {MODULE.get(framework, framework)}"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
         )
         if imported.returncode != 0:
             last = (imported.stderr.strip().splitlines() or ["?"])[-1]
@@ -155,11 +178,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ragas", nargs="*", default=list(RAGAS), metavar="VERSION")
     parser.add_argument("--deepeval", nargs="*", default=list(DEEPEVAL), metavar="VERSION")
+    parser.add_argument("--mlflow", nargs="*", default=list(MLFLOW), metavar="VERSION")
+    parser.add_argument("--inspect", nargs="*", default=list(INSPECT), metavar="VERSION")
+    parser.add_argument("--opik", nargs="*", default=list(OPIK), metavar="VERSION")
     parser.add_argument("--jobs", type=int, default=1, help="versions checked at once")
     parser.add_argument("--keep", action="store_true", help="keep the virtual environments")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
-    plan = [("ragas", v) for v in args.ragas] + [("deepeval", v) for v in args.deepeval]
+    plan = [
+        (framework, version)
+        for framework in ("ragas", "deepeval", "mlflow", "inspect", "opik")
+        for version in getattr(args, framework)
+    ]
     outcomes: dict[tuple[str, str], Outcome] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(check, fw, v, args.keep): (fw, v) for fw, v in plan}

@@ -100,3 +100,18 @@ def test_a_timeout_on_a_local_server_says_what_to_do() -> None:
     scorer = SummarizationScorer(llm=local, model="m", max_retries=0, backoff=0)
     with pytest.raises(JudgeError, match="max_concurrency=1"):
         scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+
+
+def test_one_async_client_serves_several_event_loops_in_turn(judge_server: Any) -> None:
+    """asyncio.run twice (a notebook cell, then Inspect's eval(), then score()): each loop gets
+    its own connection pool, so a pool opened on a closed loop is never reused."""
+    import asyncio
+
+    import openai
+
+    client = openai.AsyncOpenAI(base_url=judge_server.url, api_key="sk-x-unused-123456")
+    scorer = SummarizationScorer(llm=client, model="gpt-4o-mini", max_retries=0)
+    first = asyncio.run(scorer.ascore(FITNESS_SOURCE, FITNESS_SUMMARY))
+    second = asyncio.run(scorer.ascore(FITNESS_SOURCE, FITNESS_SUMMARY + " More."))
+    third = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY + " Even more.")
+    assert first.ok and second.ok and third.ok

@@ -13,6 +13,7 @@ import asyncio
 import functools
 import inspect
 import threading
+import weakref
 from typing import Any, Literal
 from urllib.parse import urlparse
 
@@ -82,6 +83,8 @@ class OpenAIJudge:
         register_secrets_in(client)
         self._client = _without_sdk_retries(client)
         self._async = _is_async_client(client)
+        self._home_loop: Any = None
+        self._loop_clients: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
@@ -112,7 +115,8 @@ class OpenAIJudge:
             kwargs = self._request_kwargs(request, messages, mode)
             try:
                 if self._async:
-                    response = await self._client.chat.completions.create(**kwargs)
+                    client = self._client_for_this_loop()
+                    response = await client.chat.completions.create(**kwargs)
                 else:
                     response = await asyncio.to_thread(
                         self._client.chat.completions.create, **kwargs
@@ -127,6 +131,25 @@ class OpenAIJudge:
             # Raised outside the except block: the SDK's exception (and the raw error body it
             # quotes) is not even reachable through __context__.
             raise error
+
+    def _client_for_this_loop(self) -> Any:
+        """The async client for the running event loop. An httpx connection pool belongs to the
+        loop that opened its connections, and one judge can be used from several loops (a
+        notebook's, summscore's background loop for score(), Inspect's eval()): each further loop
+        gets a copy of the client with a pool of its own. A client built on the user's own
+        http_client is used as given: its pool is the user's to manage."""
+        loop = asyncio.get_running_loop()
+        if self._home_loop is None:
+            self._home_loop = weakref.ref(loop)
+        if self._home_loop() is loop or not _owns_default_pool(self._client):
+            return self._client
+        client = self._loop_clients.get(loop)
+        if client is None:
+            import openai
+
+            client = self._client.copy(http_client=openai.DefaultAsyncHttpxClient())
+            self._loop_clients[loop] = client
+        return client
 
     def _downgrade(self, failed: str) -> None:
         index = _FORMAT_ORDER.index(failed)
@@ -226,6 +249,14 @@ def _is_async_client(client: Any) -> bool:
     if isinstance(client, openai.OpenAI):
         return False
     return inspect.iscoroutinefunction(client.chat.completions.create)
+
+
+def _owns_default_pool(client: Any) -> bool:
+    """Is the client's HTTP client the one openai made itself (not one the user passed)?"""
+    from openai import _base_client
+
+    wrapper = getattr(_base_client, "AsyncHttpxClientWrapper", None)
+    return wrapper is not None and isinstance(getattr(client, "_client", None), wrapper)
 
 
 def _without_sdk_retries(client: Any) -> Any:
