@@ -37,7 +37,7 @@ from .judges.base import Judge, JudgeReply, JudgeRequest
 from .prompts.base import Rendered
 from .result import Usage
 
-__all__ = ["AUTH_FAILURES_TO_STOP", "CallLog", "CallPolicy", "JudgeCaller"]
+__all__ = ["AUTH_FAILURES_TO_STOP", "CallLog", "CallPolicy", "JudgeCaller", "repair_feedback"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -159,14 +159,14 @@ class JudgeCaller:
                 parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
                 last_error = exc
-                prompt = base + _feedback(str(exc))
+                prompt = base + repair_feedback(str(exc))
                 continue
             items = list(getattr(parsed, field_name))
             if expect_len is None or len(items) == expect_len:
                 self._keep(request, reply)
                 return items
             if attempt + 1 < attempts:
-                prompt = base + _feedback(
+                prompt = base + repair_feedback(
                     f'"{field_name}" had {len(items)} entries but there are {expect_len} {what}; '
                     f"give exactly one entry per item, in order"
                 )
@@ -207,7 +207,7 @@ class JudgeCaller:
                 return parsed
             except JudgeOutputError as exc:
                 last_error = exc
-                prompt = base + _feedback(str(exc))
+                prompt = base + repair_feedback(str(exc))
         raise JudgeOutputError(redact(f"{task}: the judge's reply was unusable: {last_error}"))
 
     def _prompt(self, rendered: Rendered) -> str:
@@ -378,7 +378,7 @@ def _is_auth_failure(exc: BaseException) -> bool:
     return any(f"HTTP {status}" in text for status in (401, 403))
 
 
-def _feedback(problem: str) -> str:
+def repair_feedback(problem: str) -> str:
     return (
         "\n\nYour previous reply could not be used: "
         f"{problem}. Reply again with only the JSON the instructions above ask for."

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
-from .._calls import CallLog, JudgeCaller
+from .._calls import CallLog, JudgeCaller, repair_feedback
 from .._checks import check_questions
 from .._redact import redact
 from ..errors import JudgeError
@@ -148,10 +148,7 @@ class Context:
         if problem is None:
             return items
         if self.caller.policy.repair_retries > 0:
-            feedback = (
-                f"\n\nYour previous reply could not be used: {problem}. "
-                "Reply again with only the JSON the instructions above ask for."
-            )
+            feedback = repair_feedback(problem)
             again = Rendered(lambda: rendered.text + feedback, rendered.schema)
             items = await self.ask(task, again, reply_model, field_name, inputs=inputs)
             kept, problem = check(items)
