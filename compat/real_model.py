@@ -60,6 +60,8 @@ class LlamaServer:
             self.python, "-m", "llama_cpp.server", "--model", self.gguf,
             "--model_alias", MODEL, "--host", "127.0.0.1", "--port", str(self.port),
             "--n_ctx", str(self.ctx), "--n_threads", str(self.threads),
+            # The server's default runs prompt processing on half the cores: 2x slower on two.
+            "--n_threads_batch", str(self.threads),
         ]  # fmt: skip
         self._process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + wait
