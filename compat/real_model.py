@@ -364,8 +364,10 @@ def run_suite(
     systems: Sequence[str] | None = None,
     budget: float = 1200.0,
     cli: bool = True,
+    on_run: Callable[[SystemRun], None] | None = None,
 ) -> list[SystemRun]:
-    """Score ``pairs`` with each system through a counting proxy in front of ``url``."""
+    """Score ``pairs`` with each system through a counting proxy in front of ``url``;
+    ``on_run`` sees each system's run as soon as it ends (a long run shows its progress)."""
     proxy = CountingProxy(url)
     runs: list[SystemRun] = []
     try:
@@ -376,11 +378,15 @@ def run_suite(
             run = asyncio.run(_run_system(name, build, pairs, budget))
             _attach_traffic(run, proxy)
             runs.append(run)
+            if on_run is not None:
+                on_run(run)
         if cli:
             proxy.system = "cli"
             run = _run_cli(proxy.url, pairs, budget)
             _attach_traffic(run, proxy, "cli")
             runs.append(run)
+            if on_run is not None:
+                on_run(run)
     finally:
         proxy.stop()
     return runs
@@ -419,8 +425,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", help="write the outcomes here as JSON")
     args = parser.parse_args(argv)
+
+    def progress(run: SystemRun) -> None:
+        print(table([run]).splitlines()[-1], file=sys.stderr, flush=True)
+
     with LlamaServer(args.gguf, args.server_python, threads=args.threads) as server:
-        runs = run_suite(server.url, pairs=select(args.pairs), budget=args.budget)
+        runs = run_suite(server.url, pairs=select(args.pairs), budget=args.budget, on_run=progress)
     print(table(runs))
     if args.json:
         Path(args.json).write_text(
