@@ -9,8 +9,11 @@ The full sets are read, unchanged, from the data folders of their repositories, 
 copied) under the folder named by ``SUMMSCORE_FC_DATA`` (or ``--data``):
 
 * ``factualNLG/data/summedits/summedits_*.json``  (salesforce/factualNLG: SummEdits, binary)
-* ``frank/data/human_annotations.json`` and ``frank/data/benchmark_data.json`` (artidoro/frank:
-  graded and binary; the documents and summaries are in benchmark_data.json)
+* ``frank/data/human_annotations.json`` with the documents and summaries of either
+  ``frank/data/benchmark_data.json`` (artidoro/frank today) or, where that file is missing, the
+  repository's first version of them, ``frank/data/articles-wmetrics-reference-json/<hash>.json``
+  (commit 5860706: one document per file, each system's summary under the system's name); graded
+  (the share of the summary's sentences without error) and binary (no error at all)
 * ``AggreFact/data/error_type_mapping/{CLIFF,Goyal21}_error_types.csv`` (Liyan06/AggreFact:
   the CLIFF and Goyal'21 parts, binary)
 
@@ -20,6 +23,9 @@ ragas and deepeval rules, and two trivial baselines, unigram and bigram precisio
 against the source (lower-cased alphanumeric tokens). For binary labels: ROC-AUC, and balanced
 accuracy at the threshold that is best on the set's validation cut, applied to its test cut; for
 graded labels, Spearman and Pearson correlation. A row the scorer could not score counts as 0.
+Per dataset it prints the time each scorer took and its pairs per second, and at the end how many
+development sets the judge's alignment score beats both baselines on (ROC-AUC on binary sets,
+Spearman on FRANK's graded labels).
 """
 
 from __future__ import annotations
@@ -43,6 +49,27 @@ from summscore.judges import LexicalJudge
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "factual_consistency_sample.jsonl"
 SCORES = ("alignment", "ragas", "deepeval", "unigram", "bigram")
+SUMMEDITS_DOMAINS = (
+    "billsum",
+    "ectsum",
+    "news",
+    "podcast",
+    "qmsumm",
+    "sales_call",
+    "sales_email",
+    "samsum",
+    "scitldr",
+    "shakespeare",
+)
+DEVELOPMENT_SETS = (
+    *(f"summedits-{d}" for d in SUMMEDITS_DOMAINS),
+    "frank-cnndm",
+    "frank-xsum",
+    "cliff-cnndm",
+    "cliff-xsum",
+    "goyal21-cnndm",
+    "goyal21-xsum",
+)
 BASELINES = ("unigram", "bigram")
 
 
@@ -76,26 +103,47 @@ def load_summedits(root: Path) -> Iterator[Pair]:
             )
 
 
+FRANK_DATASETS = {"cnndm": "cnndm", "bbc": "xsum", "xsum": "xsum"}  # "bbc" is FRANK's XSum
+
+
+def _frank_texts(folder: Path) -> dict[tuple[str, str], tuple[str, str]] | None:
+    """(hash, model_name) -> (document, summary), from whichever form of FRANK's texts is there."""
+    texts = folder / "benchmark_data.json"
+    if texts.exists():
+        return {
+            (row["hash"], row["model_name"]): (row["article"], row["summary"])
+            for row in json.loads(texts.read_text(encoding="utf-8"))
+        }
+    per_article = folder / "articles-wmetrics-reference-json"
+    if not per_article.is_dir():
+        return None
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    for path in sorted(per_article.glob("*.json")):
+        row = json.loads(path.read_text(encoding="utf-8"))
+        # Each system's summary sits under the system's name, its sentences under "<name>_lines".
+        for lines in row.get("model_names") or ():
+            model = str(lines).removesuffix("_lines")
+            if isinstance(row.get(model), str):
+                found[(str(row["hash"]), model)] = (row["article"], row[model])
+    return found
+
+
 def load_frank(root: Path) -> Iterator[Pair]:
     folder = root / "frank" / "data"
-    texts = folder / "benchmark_data.json"
     labels = folder / "human_annotations.json"
-    if not texts.exists() or not labels.exists():
+    by_key = _frank_texts(folder) if labels.exists() else None
+    if by_key is None:
         return
-    by_key = {
-        (row["hash"], row["model_name"]): row
-        for row in json.loads(texts.read_text(encoding="utf-8"))
-    }
     for row in json.loads(labels.read_text(encoding="utf-8")):
         text = by_key.get((row["hash"], row["model_name"]))
         if text is None:
             continue
         factuality = float(row["Factuality"])
         yield Pair(
-            f"frank-{row['dataset']}",
+            f"frank-{FRANK_DATASETS.get(row['dataset'], row['dataset'])}",
             f"{row['hash']}:{row['model_name']}",
-            text["article"],
-            text["summary"],
+            text[0],
+            text[1],
             int(factuality == 1.0),
             graded=factuality,
             cut="val" if row.get("split") == "valid" else "test",
@@ -232,7 +280,7 @@ def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
     labels = [p.label for p in pairs]
     out = {"auc": roc_auc(labels, scores), "bacc": tuned_balanced_accuracy(pairs, scores)}
     graded = [p.graded for p in pairs]
-    if all(g is not None for g in graded) and len(set(scores)) > 1:
+    if all(g is not None for g in graded) and len(set(scores)) > 1 and len(set(graded)) > 1:
         values = [float(g) for g in graded if g is not None]
         out["spearman"] = float(stats.spearmanr(values, scores).statistic)
         out["pearson"] = float(stats.pearsonr(values, scores).statistic)
@@ -289,8 +337,19 @@ def _fmt(x: float | None) -> str:
     return "   -  " if x is None or math.isnan(x) else f"{x:6.3f}"
 
 
+_TIMED = {"deepeval": "judge, deepeval rule", "ragas": "judge, ragas rule"}
+
+
+def _primary(figures: dict[str, float]) -> tuple[str, float]:
+    """The figure a set is judged on: Spearman where people gave graded labels, else ROC-AUC."""
+    if "spearman" in figures:
+        return "Spearman", figures["spearman"]
+    return "ROC-AUC", figures["auc"]
+
+
 def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str, object]]:
     figures: dict[str, dict[str, object]] = {}
+    verdicts: list[bool] = []
     print(
         f"{'dataset':<22}{'pairs':>6} {'score':<10}{'ROC-AUC':>8}{'BAcc':>8}"
         f"{'Spearman':>9}{'Pearson':>9}{'seconds':>9}"
@@ -298,26 +357,56 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
     for name, pairs in by_set.items():
         columns, seconds = score_pairs(pairs, only)
         figures[name] = {"pairs": len(pairs), "positive": sum(p.label for p in pairs)}
+        measured: dict[str, dict[str, float]] = {}
         for score, values in columns.items():
             m = measure(pairs, values)
+            measured[score] = m
             spent = seconds.get("deepeval" if score == "alignment" else score, 0.0)
             figures[name][score] = {**m, "seconds": spent}
             print(
                 f"{name:<22}{len(pairs):>6} {score:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
                 f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{spent:>9.1f}"
             )
-        if "alignment" in columns and any(b in columns for b in BASELINES):
-            judge = figures[name]["alignment"]["auc"]  # type: ignore[index]
+        rates = {
+            rule: len(pairs) / spent if spent > 0 else math.inf for rule, spent in seconds.items()
+        }
+        figures[name]["pairs_per_second"] = rates
+        print(
+            "    time: "
+            + ", ".join(
+                f"{_TIMED.get(rule, rule)} {seconds[rule]:.1f} s ({rates[rule]:,.0f} pairs/s)"
+                for rule in seconds
+            )
+        )
+        baselines = [b for b in BASELINES if b in measured]
+        if "alignment" in measured and baselines:
+            metric, judge = _primary(measured["alignment"])
             best = max(
-                (figures[name][b]["auc"] for b in BASELINES if b in columns),  # type: ignore[index]
+                (v for v in (_primary(measured[b])[1] for b in baselines) if not math.isnan(v)),
                 default=math.nan,
             )
-            verdict = "beats" if judge > best else "does not beat"
+            if math.isnan(judge) or math.isnan(best):
+                continue  # one class only (a --limit cut): nothing to compare
+            beats = judge > best
+            verdicts.append(beats)
+            figures[name]["judge_beats_baselines"] = beats
+            verdict = "beats" if beats else "does not beat"
             print(
-                f"{name:<22}       judge {verdict} the better baseline ({judge:.3f} vs {best:.3f})"
+                f"{name:<22}       judge {verdict} the better baseline "
+                f"({metric} {judge:.3f} vs {best:.3f})"
             )
         sys.stdout.flush()
+    if verdicts:
+        print(
+            f"judge beats both baselines on {sum(verdicts)} of {len(verdicts)} development sets "
+            "(ROC-AUC; Spearman on graded labels)"
+        )
     return figures
+
+
+def missing_sets(found: Iterable[str]) -> list[str]:
+    """The development sets the issue names that the data folder did not provide."""
+    return sorted(set(DEVELOPMENT_SETS) - set(found))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -351,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
             chosen.append(pair)
     if not by_set:
         parser.error("no pairs found: see the docstring for the expected folder layout")
+    absent = [] if args.sample or args.datasets else missing_sets(by_set)
+    if absent:
+        print(f"not in the data folder (no figure): {', '.join(absent)}")
     start = time.perf_counter()
     figures = report(dict(sorted(by_set.items())), set(args.only))
     print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
