@@ -17,6 +17,10 @@ copied) under the folder named by ``SUMMSCORE_FC_DATA`` (or ``--data``):
 * ``AggreFact/data/error_type_mapping/{CLIFF,Goyal21}_error_types.csv`` (Liyan06/AggreFact:
   the CLIFF and Goyal'21 parts, binary)
 
+For FRANK it also measures, the same way, the scores of the reference metrics its authors
+published for every pair (``frank/data/baseline_factuality_metrics_outputs.json``: QAGS, FEQA,
+FactCC, DAE, BERTScore precision against the article), as ``pub:*`` rows.
+
 Development sets only: the rest of AggreFact (and any other public set) is held out, never
 tuned on. Scores compared: the judge's alignment score (deepeval rule), the final scores of the
 ragas and deepeval rules, and two trivial baselines, unigram and bigram precision of the summary
@@ -82,6 +86,8 @@ class Pair:
     label: int  # 1: consistent with the source, 0: not
     graded: float | None = None  # a graded human label where the set has one
     cut: str = "test"  # "val" (thresholds are tuned there) or "test"
+    # Scores other systems gave this very pair, as their authors published them (FRANK only).
+    published: tuple[tuple[str, float], ...] = ()
 
 
 # ------------------------------------------------------------------------------------ loaders
@@ -128,12 +134,39 @@ def _frank_texts(folder: Path) -> dict[tuple[str, str], tuple[str, str]] | None:
     return found
 
 
+# FRANK's own outputs of the metrics its paper compares (data/baseline_factuality_metrics_outputs.json)
+FRANK_PUBLISHED = {
+    "QAGS": "pub:QAGS",
+    "FEQA": "pub:FEQA",
+    "FactCC": "pub:FactCC",
+    "Dep Entail": "pub:DAE",
+    "BertScore P Art": "pub:BERTSc",
+}
+
+
+def _frank_published(folder: Path) -> dict[tuple[str, str], tuple[tuple[str, float], ...]]:
+    path = folder / "baseline_factuality_metrics_outputs.json"
+    if not path.exists():
+        return {}
+    out: dict[tuple[str, str], tuple[tuple[str, float], ...]] = {}
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        values = []
+        for field, name in FRANK_PUBLISHED.items():
+            try:
+                values.append((name, float(row[field])))
+            except (KeyError, TypeError, ValueError):
+                continue
+        out[(row["hash"], row["model_name"])] = tuple(values)
+    return out
+
+
 def load_frank(root: Path) -> Iterator[Pair]:
     folder = root / "frank" / "data"
     labels = folder / "human_annotations.json"
     by_key = _frank_texts(folder) if labels.exists() else None
     if by_key is None:
         return
+    published = _frank_published(folder)
     for row in json.loads(labels.read_text(encoding="utf-8")):
         text = by_key.get((row["hash"], row["model_name"]))
         if text is None:
@@ -147,6 +180,7 @@ def load_frank(root: Path) -> Iterator[Pair]:
             int(factuality == 1.0),
             graded=factuality,
             cut="val" if row.get("split") == "valid" else "test",
+            published=published.get((row["hash"], row["model_name"]), ()),
         )
 
 
@@ -367,6 +401,16 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
                 f"{name:<22}{len(pairs):>6} {score:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
                 f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{spent:>9.1f}"
             )
+        for system in published_systems(pairs):
+            values = [dict(p.published).get(system, math.nan) for p in pairs]
+            if any(math.isnan(v) for v in values):
+                continue
+            m = measure(pairs, values)
+            figures[name][system] = m
+            print(
+                f"{name:<22}{len(pairs):>6} {system:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
+                f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{'-':>9}"
+            )
         rates = {
             rule: len(pairs) / spent if spent > 0 else math.inf for rule, spent in seconds.items()
         }
@@ -402,6 +446,13 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
             "(ROC-AUC; Spearman on graded labels)"
         )
     return figures
+
+
+def published_systems(pairs: list[Pair]) -> list[str]:
+    """The systems whose published scores every pair of the set carries (measured like ours,
+    never counted as baselines)."""
+    names = [name for name, _ in pairs[0].published] if pairs else []
+    return [n for n in names if all(n in dict(p.published) for p in pairs)]
 
 
 def missing_sets(found: Iterable[str]) -> list[str]:
