@@ -324,44 +324,82 @@ def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
 # ------------------------------------------------------------------------------------ cascade
 
 
-def cascade_report(by_set: dict[str, list[Pair]], threshold: float) -> None:
-    """The cascade against the LLM alone, with the compat judge server standing in for the LLM:
-    judging requests answered offline (LLM calls saved) and how far the scores move."""
+def cascade_report(
+    by_set: dict[str, list[Pair]],
+    threshold: float,
+    base_url: str | None = None,
+    model: str = "compat",
+) -> dict[str, dict[str, float]]:
+    """``judge="cascade"`` against the LLM alone, deepeval rule: LLM calls made and saved, how far
+    the scores move and the ROC-AUC of each. The LLM is the compat judge server unless
+    ``base_url`` names an OpenAI-compatible server (its key from ``OPENAI_API_KEY``)."""
+    import contextlib
+
     import openai
-    from compat.judge_server import JudgeServer
 
-    from summscore.judges import CascadeJudge, resolve_judge
+    figures: dict[str, dict[str, float]] = {}
+    with contextlib.ExitStack() as stack:
+        if base_url is None:
+            from compat.judge_server import JudgeServer
 
-    print(f"\ncascade (threshold {threshold:g}) against the LLM alone (compat judge server)")
-    print(
-        f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
-        f"{'mean |d score|':>15}{'AUC LLM':>9}{'AUC cascade':>12}"
-    )
-    with JudgeServer() as server:
-        client = openai.AsyncOpenAI(base_url=server.url, api_key="not-needed")
-        llm = resolve_judge(client, "compat")
+            base_url = stack.enter_context(JudgeServer()).url
+            where, key = "the compat judge server standing in", "not-needed"
+        else:
+            where, key = f"{model} at {base_url}", os.environ.get("OPENAI_API_KEY", "not-needed")
+        client = openai.AsyncOpenAI(base_url=base_url, api_key=key)
+        print(
+            f"\njudge='cascade', cascade_threshold={threshold:g}, against the LLM alone ({where})"
+        )
+        print(
+            f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
+            f"{'mean |d score|':>15}{'max':>6}{'moved':>7}{'AUC LLM':>9}{'AUC cascade':>12}"
+        )
+        total_alone = total_cascade = 0
         for name, pairs in by_set.items():
-            before = server.stats.requests
-            alone = SummarizationScorer(llm=llm, preset="deepeval").score_many(
-                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            rows = [{"source": p.source, "summary": p.summary} for p in pairs]
+            alone = SummarizationScorer(client, model=model, preset="deepeval")
+            alone_results = alone.score_many(rows, progress=False)
+            mixed = SummarizationScorer(
+                client,
+                model=model,
+                preset="deepeval",
+                judge="cascade",
+                cascade_threshold=threshold,
             )
-            llm_calls = server.stats.requests - before
-            cascade = CascadeJudge(llm, threshold=threshold)
-            before = server.stats.requests
-            mixed = SummarizationScorer(llm=cascade, preset="deepeval").score_many(
-                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
-            )
-            cascade_calls = server.stats.requests - before
-            moved = [abs(_value(a.score) - _value(b.score)) for a, b in zip(alone, mixed)]
+            mixed_results = mixed.score_many(rows, progress=False)
+            llm_calls = alone.usage.judge_calls
+            offline = int(getattr(mixed.judge, "offline_answers", 0))
+            cascade_calls = mixed.usage.judge_calls - offline
+            total_alone += llm_calls
+            total_cascade += cascade_calls
+            moved = [
+                abs(_value(a.score) - _value(b.score))
+                for a, b in zip(alone_results, mixed_results, strict=True)
+            ]
             labels = [p.label for p in pairs]
-            auc_alone = roc_auc(labels, [_value(r.score) for r in alone])
-            auc_mixed = roc_auc(labels, [_value(r.score) for r in mixed])
-            saved = 1 - cascade_calls / llm_calls if llm_calls else 0.0
+            row = {
+                "llm_calls": float(llm_calls),
+                "cascade_llm_calls": float(cascade_calls),
+                "saved": 1 - cascade_calls / llm_calls if llm_calls else 0.0,
+                "mean_abs_moved": sum(moved) / len(moved),
+                "max_abs_moved": max(moved),
+                "share_moved": sum(1 for m in moved if m > 1e-9) / len(moved),
+                "auc_llm": roc_auc(labels, [_value(r.score) for r in alone_results]),
+                "auc_cascade": roc_auc(labels, [_value(r.score) for r in mixed_results]),
+            }
+            figures[name] = row
             print(
-                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{saved:>7.0%}"
-                f"{sum(moved) / len(moved):>15.3f}{_fmt(auc_alone):>9}{_fmt(auc_mixed):>12}"
+                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{row['saved']:>7.0%}"
+                f"{row['mean_abs_moved']:>15.3f}{row['max_abs_moved']:>6.2f}"
+                f"{row['share_moved']:>7.0%}{_fmt(row['auc_llm']):>9}{_fmt(row['auc_cascade']):>12}"
             )
             sys.stdout.flush()
+        if total_alone:
+            print(
+                f"cascade: {total_cascade:,} LLM calls instead of {total_alone:,} "
+                f"({1 - total_cascade / total_alone:.0%} saved)"
+            )
+    return figures
 
 
 # -------------------------------------------------------------------------------------- main
@@ -472,8 +510,14 @@ def main(argv: list[str] | None = None) -> int:
         "--cascade",
         type=float,
         metavar="THRESHOLD",
-        help="also compare the cascade judge at this confidence threshold with the LLM alone",
+        help="also compare judge='cascade' at this confidence threshold with the LLM alone",
     )
+    parser.add_argument(
+        "--cascade-base-url",
+        help="--cascade: an OpenAI-compatible server for the LLM (default: the compat judge "
+        "server standing in); the key is read from OPENAI_API_KEY",
+    )
+    parser.add_argument("--cascade-model", default="compat", help="--cascade: the model name")
     args = parser.parse_args(argv)
     if args.sample:
         pairs = list(load_sample(SAMPLE))
@@ -501,7 +545,12 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
     if args.cascade is not None:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/
-        cascade_report(dict(sorted(by_set.items())), args.cascade)
+        moved = cascade_report(
+            dict(sorted(by_set.items())), args.cascade, args.cascade_base_url, args.cascade_model
+        )
+        if args.json:
+            figures["cascade"] = {"threshold": args.cascade, **moved}
+            Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0
 
 
