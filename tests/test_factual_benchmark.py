@@ -13,9 +13,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from compat.judge_server import JudgeServer  # noqa: E402
 from factual_consistency import (  # noqa: E402
     DEVELOPMENT_SETS,
     Pair,
+    cascade_report,
     load_frank,
     measure,
     missing_sets,
@@ -138,3 +140,21 @@ def test_missing_development_sets_are_named() -> None:
     assert len(DEVELOPMENT_SETS) == 16  # ten SummEdits domains, FRANK, CLIFF and Goyal'21 x 2
     found = [s for s in DEVELOPMENT_SETS if "shakespeare" not in s and "billsum" not in s]
     assert missing_sets(found) == ["summedits-billsum", "summedits-shakespeare"]
+
+
+def test_the_cascade_comparison_runs_against_a_server_it_is_given_and_never_prints_the_key(
+    judge_server: JudgeServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-benchmark-secret-4242")
+    by_set = {"s": _pairs("s", [1, 0, 1, 0])}
+    all_offline = cascade_report(by_set, 0.0, judge_server.url, "gpt-4o-mini")["s"]
+    all_llm = cascade_report(by_set, 1.01, judge_server.url, "gpt-4o-mini")["s"]
+    assert 0 < all_offline["cascade_llm_calls"] < all_offline["llm_calls"]
+    assert all_offline["saved"] > 0
+    assert all_llm["cascade_llm_calls"] == all_llm["llm_calls"] and all_llm["saved"] == 0
+    assert all_llm["max_abs_moved"] == 0.0  # the same LLM answers everything
+    out = capsys.readouterr().out
+    assert "gpt-4o-mini at http://127.0.0.1" in out
+    assert "sk-benchmark-secret-4242" not in out
