@@ -21,6 +21,12 @@ For FRANK it also measures, the same way, the scores of the reference metrics it
 published for every pair (``frank/data/baseline_factuality_metrics_outputs.json``: QAGS, FEQA,
 FactCC, DAE, BERTScore precision against the article), as ``pub:*`` rows.
 
+A fresh folder is three clones (FRANK's clone has benchmark_data.json):
+
+    git clone https://github.com/salesforce/factualNLG "$SUMMSCORE_FC_DATA/factualNLG"
+    git clone https://github.com/artidoro/frank "$SUMMSCORE_FC_DATA/frank"
+    git clone https://github.com/Liyan06/AggreFact "$SUMMSCORE_FC_DATA/AggreFact"
+
 Development sets only: the rest of AggreFact (and any other public set) is held out, never
 tuned on. Scores compared: the judge's alignment score (deepeval rule), the final scores of the
 ragas and deepeval rules, and two trivial baselines, unigram and bigram precision of the summary
