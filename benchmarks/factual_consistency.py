@@ -2,17 +2,30 @@
 data and prints, per dataset, how well each score separates or ranks what people judged.
 
     python benchmarks/factual_consistency.py                # the full development sets
-    python benchmarks/factual_consistency.py --sample       # the small committed sample (CI)
+    python benchmarks/factual_consistency.py --sample       # the small committed samples (CI)
     python benchmarks/factual_consistency.py --only alignment --limit 200 --datasets summedits
 
 The full sets are read, unchanged, from the data folders of their repositories, checked out (or
 copied) under the folder named by ``SUMMSCORE_FC_DATA`` (or ``--data``):
 
 * ``factualNLG/data/summedits/summedits_*.json``  (salesforce/factualNLG: SummEdits, binary)
-* ``frank/data/human_annotations.json`` and ``frank/data/benchmark_data.json`` (artidoro/frank:
-  graded and binary; the documents and summaries are in benchmark_data.json)
+* ``frank/data/human_annotations.json`` with the documents and summaries of either
+  ``frank/data/benchmark_data.json`` (artidoro/frank today) or, where that file is missing, the
+  repository's first version of them, ``frank/data/articles-wmetrics-reference-json/<hash>.json``
+  (commit 5860706: one document per file, each system's summary under the system's name); graded
+  (the share of the summary's sentences without error) and binary (no error at all)
 * ``AggreFact/data/error_type_mapping/{CLIFF,Goyal21}_error_types.csv`` (Liyan06/AggreFact:
   the CLIFF and Goyal'21 parts, binary)
+
+For FRANK it also measures, the same way, the scores of the reference metrics its authors
+published for every pair (``frank/data/baseline_factuality_metrics_outputs.json``: QAGS, FEQA,
+FactCC, DAE, BERTScore precision against the article), as ``pub:*`` rows.
+
+A fresh folder is three clones (FRANK's clone has benchmark_data.json):
+
+    git clone https://github.com/salesforce/factualNLG "$SUMMSCORE_FC_DATA/factualNLG"
+    git clone https://github.com/artidoro/frank "$SUMMSCORE_FC_DATA/frank"
+    git clone https://github.com/Liyan06/AggreFact "$SUMMSCORE_FC_DATA/AggreFact"
 
 Development sets only: the rest of AggreFact (and any other public set) is held out, never
 tuned on. Scores compared: the judge's alignment score (deepeval rule), the final scores of the
@@ -20,6 +33,9 @@ ragas and deepeval rules, and two trivial baselines, unigram and bigram precisio
 against the source (lower-cased alphanumeric tokens). For binary labels: ROC-AUC, and balanced
 accuracy at the threshold that is best on the set's validation cut, applied to its test cut; for
 graded labels, Spearman and Pearson correlation. A row the scorer could not score counts as 0.
+Per dataset it prints the time each scorer took and its pairs per second, and at the end how many
+development sets the judge's alignment score beats both baselines on (ROC-AUC on binary sets,
+Spearman on FRANK's graded labels).
 """
 
 from __future__ import annotations
@@ -41,8 +57,32 @@ from scipy import stats
 from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
 
-SAMPLE = Path(__file__).resolve().parent / "data" / "factual_consistency_sample.jsonl"
+DATA = Path(__file__).resolve().parent / "data"
+# The committed samples (attributed in data/ATTRIBUTION.md): SummEdits' two synthetic domains and
+# a few FRANK documents with every annotated summary of each.
+SAMPLES = (DATA / "factual_consistency_sample.jsonl", DATA / "frank_sample.jsonl")
 SCORES = ("alignment", "ragas", "deepeval", "unigram", "bigram")
+SUMMEDITS_DOMAINS = (
+    "billsum",
+    "ectsum",
+    "news",
+    "podcast",
+    "qmsumm",
+    "sales_call",
+    "sales_email",
+    "samsum",
+    "scitldr",
+    "shakespeare",
+)
+DEVELOPMENT_SETS = (
+    *(f"summedits-{d}" for d in SUMMEDITS_DOMAINS),
+    "frank-cnndm",
+    "frank-xsum",
+    "cliff-cnndm",
+    "cliff-xsum",
+    "goyal21-cnndm",
+    "goyal21-xsum",
+)
 BASELINES = ("unigram", "bigram")
 
 
@@ -55,6 +95,8 @@ class Pair:
     label: int  # 1: consistent with the source, 0: not
     graded: float | None = None  # a graded human label where the set has one
     cut: str = "test"  # "val" (thresholds are tuned there) or "test"
+    # Scores other systems gave this very pair, as their authors published them (FRANK only).
+    published: tuple[tuple[str, float], ...] = ()
 
 
 # ------------------------------------------------------------------------------------ loaders
@@ -76,29 +118,78 @@ def load_summedits(root: Path) -> Iterator[Pair]:
             )
 
 
+FRANK_DATASETS = {"cnndm": "cnndm", "bbc": "xsum", "xsum": "xsum"}  # "bbc" is FRANK's XSum
+
+
+def _frank_texts(folder: Path) -> dict[tuple[str, str], tuple[str, str]] | None:
+    """(hash, model_name) -> (document, summary), from whichever form of FRANK's texts is there."""
+    texts = folder / "benchmark_data.json"
+    if texts.exists():
+        return {
+            (row["hash"], row["model_name"]): (row["article"], row["summary"])
+            for row in json.loads(texts.read_text(encoding="utf-8"))
+        }
+    per_article = folder / "articles-wmetrics-reference-json"
+    if not per_article.is_dir():
+        return None
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    for path in sorted(per_article.glob("*.json")):
+        row = json.loads(path.read_text(encoding="utf-8"))
+        # Each system's summary sits under the system's name, its sentences under "<name>_lines".
+        for lines in row.get("model_names") or ():
+            model = str(lines).removesuffix("_lines")
+            if isinstance(row.get(model), str):
+                found[(str(row["hash"]), model)] = (row["article"], row[model])
+    return found
+
+
+# FRANK's own outputs of the metrics its paper compares (data/baseline_factuality_metrics_outputs.json)
+FRANK_PUBLISHED = {
+    "QAGS": "pub:QAGS",
+    "FEQA": "pub:FEQA",
+    "FactCC": "pub:FactCC",
+    "Dep Entail": "pub:DAE",
+    "BertScore P Art": "pub:BERTSc",
+}
+
+
+def _frank_published(folder: Path) -> dict[tuple[str, str], tuple[tuple[str, float], ...]]:
+    path = folder / "baseline_factuality_metrics_outputs.json"
+    if not path.exists():
+        return {}
+    out: dict[tuple[str, str], tuple[tuple[str, float], ...]] = {}
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        values = []
+        for field, name in FRANK_PUBLISHED.items():
+            try:
+                values.append((name, float(row[field])))
+            except (KeyError, TypeError, ValueError):
+                continue
+        out[(row["hash"], row["model_name"])] = tuple(values)
+    return out
+
+
 def load_frank(root: Path) -> Iterator[Pair]:
     folder = root / "frank" / "data"
-    texts = folder / "benchmark_data.json"
     labels = folder / "human_annotations.json"
-    if not texts.exists() or not labels.exists():
+    by_key = _frank_texts(folder) if labels.exists() else None
+    if by_key is None:
         return
-    by_key = {
-        (row["hash"], row["model_name"]): row
-        for row in json.loads(texts.read_text(encoding="utf-8"))
-    }
+    published = _frank_published(folder)
     for row in json.loads(labels.read_text(encoding="utf-8")):
         text = by_key.get((row["hash"], row["model_name"]))
         if text is None:
             continue
         factuality = float(row["Factuality"])
         yield Pair(
-            f"frank-{row['dataset']}",
+            f"frank-{FRANK_DATASETS.get(row['dataset'], row['dataset'])}",
             f"{row['hash']}:{row['model_name']}",
-            text["article"],
-            text["summary"],
+            text[0],
+            text[1],
             int(factuality == 1.0),
             graded=factuality,
             cut="val" if row.get("split") == "valid" else "test",
+            published=published.get((row["hash"], row["model_name"]), ()),
         )
 
 
@@ -232,7 +323,7 @@ def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
     labels = [p.label for p in pairs]
     out = {"auc": roc_auc(labels, scores), "bacc": tuned_balanced_accuracy(pairs, scores)}
     graded = [p.graded for p in pairs]
-    if all(g is not None for g in graded) and len(set(scores)) > 1:
+    if all(g is not None for g in graded) and len(set(scores)) > 1 and len(set(graded)) > 1:
         values = [float(g) for g in graded if g is not None]
         out["spearman"] = float(stats.spearmanr(values, scores).statistic)
         out["pearson"] = float(stats.pearsonr(values, scores).statistic)
@@ -242,44 +333,82 @@ def measure(pairs: list[Pair], scores: list[float]) -> dict[str, float]:
 # ------------------------------------------------------------------------------------ cascade
 
 
-def cascade_report(by_set: dict[str, list[Pair]], threshold: float) -> None:
-    """The cascade against the LLM alone, with the compat judge server standing in for the LLM:
-    judging requests answered offline (LLM calls saved) and how far the scores move."""
+def cascade_report(
+    by_set: dict[str, list[Pair]],
+    threshold: float,
+    base_url: str | None = None,
+    model: str = "compat",
+) -> dict[str, dict[str, float]]:
+    """``judge="cascade"`` against the LLM alone, deepeval rule: LLM calls made and saved, how far
+    the scores move and the ROC-AUC of each. The LLM is the compat judge server unless
+    ``base_url`` names an OpenAI-compatible server (its key from ``OPENAI_API_KEY``)."""
+    import contextlib
+
     import openai
-    from compat.judge_server import JudgeServer
 
-    from summscore.judges import CascadeJudge, resolve_judge
+    figures: dict[str, dict[str, float]] = {}
+    with contextlib.ExitStack() as stack:
+        if base_url is None:
+            from compat.judge_server import JudgeServer
 
-    print(f"\ncascade (threshold {threshold:g}) against the LLM alone (compat judge server)")
-    print(
-        f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
-        f"{'mean |d score|':>15}{'AUC LLM':>9}{'AUC cascade':>12}"
-    )
-    with JudgeServer() as server:
-        client = openai.AsyncOpenAI(base_url=server.url, api_key="not-needed")
-        llm = resolve_judge(client, "compat")
+            base_url = stack.enter_context(JudgeServer()).url
+            where, key = "the compat judge server standing in", "not-needed"
+        else:
+            where, key = f"{model} at {base_url}", os.environ.get("OPENAI_API_KEY", "not-needed")
+        client = openai.AsyncOpenAI(base_url=base_url, api_key=key)
+        print(
+            f"\njudge='cascade', cascade_threshold={threshold:g}, against the LLM alone ({where})"
+        )
+        print(
+            f"{'dataset':<22}{'pairs':>6}{'LLM calls':>10}{'cascade':>9}{'saved':>7}"
+            f"{'mean |d score|':>15}{'max':>6}{'moved':>7}{'AUC LLM':>9}{'AUC cascade':>12}"
+        )
+        total_alone = total_cascade = 0
         for name, pairs in by_set.items():
-            before = server.stats.requests
-            alone = SummarizationScorer(llm=llm, preset="deepeval").score_many(
-                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
+            rows = [{"source": p.source, "summary": p.summary} for p in pairs]
+            alone = SummarizationScorer(client, model=model, preset="deepeval")
+            alone_results = alone.score_many(rows, progress=False)
+            mixed = SummarizationScorer(
+                client,
+                model=model,
+                preset="deepeval",
+                judge="cascade",
+                cascade_threshold=threshold,
             )
-            llm_calls = server.stats.requests - before
-            cascade = CascadeJudge(llm, threshold=threshold)
-            before = server.stats.requests
-            mixed = SummarizationScorer(llm=cascade, preset="deepeval").score_many(
-                [{"source": p.source, "summary": p.summary} for p in pairs], progress=False
-            )
-            cascade_calls = server.stats.requests - before
-            moved = [abs(_value(a.score) - _value(b.score)) for a, b in zip(alone, mixed)]
+            mixed_results = mixed.score_many(rows, progress=False)
+            llm_calls = alone.usage.judge_calls
+            offline = int(getattr(mixed.judge, "offline_answers", 0))
+            cascade_calls = mixed.usage.judge_calls - offline
+            total_alone += llm_calls
+            total_cascade += cascade_calls
+            moved = [
+                abs(_value(a.score) - _value(b.score))
+                for a, b in zip(alone_results, mixed_results, strict=True)
+            ]
             labels = [p.label for p in pairs]
-            auc_alone = roc_auc(labels, [_value(r.score) for r in alone])
-            auc_mixed = roc_auc(labels, [_value(r.score) for r in mixed])
-            saved = 1 - cascade_calls / llm_calls if llm_calls else 0.0
+            row = {
+                "llm_calls": float(llm_calls),
+                "cascade_llm_calls": float(cascade_calls),
+                "saved": 1 - cascade_calls / llm_calls if llm_calls else 0.0,
+                "mean_abs_moved": sum(moved) / len(moved),
+                "max_abs_moved": max(moved),
+                "share_moved": sum(1 for m in moved if m > 1e-9) / len(moved),
+                "auc_llm": roc_auc(labels, [_value(r.score) for r in alone_results]),
+                "auc_cascade": roc_auc(labels, [_value(r.score) for r in mixed_results]),
+            }
+            figures[name] = row
             print(
-                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{saved:>7.0%}"
-                f"{sum(moved) / len(moved):>15.3f}{_fmt(auc_alone):>9}{_fmt(auc_mixed):>12}"
+                f"{name:<22}{len(pairs):>6}{llm_calls:>10}{cascade_calls:>9}{row['saved']:>7.0%}"
+                f"{row['mean_abs_moved']:>15.3f}{row['max_abs_moved']:>6.2f}"
+                f"{row['share_moved']:>7.0%}{_fmt(row['auc_llm']):>9}{_fmt(row['auc_cascade']):>12}"
             )
             sys.stdout.flush()
+        if total_alone:
+            print(
+                f"cascade: {total_cascade:,} LLM calls instead of {total_alone:,} "
+                f"({1 - total_cascade / total_alone:.0%} saved)"
+            )
+    return figures
 
 
 # -------------------------------------------------------------------------------------- main
@@ -289,8 +418,19 @@ def _fmt(x: float | None) -> str:
     return "   -  " if x is None or math.isnan(x) else f"{x:6.3f}"
 
 
+_TIMED = {"deepeval": "judge, deepeval rule", "ragas": "judge, ragas rule"}
+
+
+def _primary(figures: dict[str, float]) -> tuple[str, float]:
+    """The figure a set is judged on: Spearman where people gave graded labels, else ROC-AUC."""
+    if "spearman" in figures:
+        return "Spearman", figures["spearman"]
+    return "ROC-AUC", figures["auc"]
+
+
 def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str, object]]:
     figures: dict[str, dict[str, object]] = {}
+    verdicts: list[bool] = []
     print(
         f"{'dataset':<22}{'pairs':>6} {'score':<10}{'ROC-AUC':>8}{'BAcc':>8}"
         f"{'Spearman':>9}{'Pearson':>9}{'seconds':>9}"
@@ -298,26 +438,73 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
     for name, pairs in by_set.items():
         columns, seconds = score_pairs(pairs, only)
         figures[name] = {"pairs": len(pairs), "positive": sum(p.label for p in pairs)}
+        measured: dict[str, dict[str, float]] = {}
         for score, values in columns.items():
             m = measure(pairs, values)
+            measured[score] = m
             spent = seconds.get("deepeval" if score == "alignment" else score, 0.0)
             figures[name][score] = {**m, "seconds": spent}
             print(
                 f"{name:<22}{len(pairs):>6} {score:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
                 f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{spent:>9.1f}"
             )
-        if "alignment" in columns and any(b in columns for b in BASELINES):
-            judge = figures[name]["alignment"]["auc"]  # type: ignore[index]
+        for system in published_systems(pairs):
+            values = [dict(p.published).get(system, math.nan) for p in pairs]
+            if any(math.isnan(v) for v in values):
+                continue
+            m = measure(pairs, values)
+            figures[name][system] = m
+            print(
+                f"{name:<22}{len(pairs):>6} {system:<10}{_fmt(m['auc']):>8}{_fmt(m['bacc']):>8}"
+                f"{_fmt(m.get('spearman')):>9}{_fmt(m.get('pearson')):>9}{'-':>9}"
+            )
+        rates = {
+            rule: len(pairs) / spent if spent > 0 else math.inf for rule, spent in seconds.items()
+        }
+        figures[name]["pairs_per_second"] = rates
+        print(
+            "    time: "
+            + ", ".join(
+                f"{_TIMED.get(rule, rule)} {seconds[rule]:.1f} s ({rates[rule]:,.0f} pairs/s)"
+                for rule in seconds
+            )
+        )
+        baselines = [b for b in BASELINES if b in measured]
+        if "alignment" in measured and baselines:
+            metric, judge = _primary(measured["alignment"])
             best = max(
-                (figures[name][b]["auc"] for b in BASELINES if b in columns),  # type: ignore[index]
+                (v for v in (_primary(measured[b])[1] for b in baselines) if not math.isnan(v)),
                 default=math.nan,
             )
-            verdict = "beats" if judge > best else "does not beat"
+            if math.isnan(judge) or math.isnan(best):
+                continue  # one class only (a --limit cut): nothing to compare
+            beats = judge > best
+            verdicts.append(beats)
+            figures[name]["judge_beats_baselines"] = beats
+            verdict = "beats" if beats else "does not beat"
             print(
-                f"{name:<22}       judge {verdict} the better baseline ({judge:.3f} vs {best:.3f})"
+                f"{name:<22}       judge {verdict} the better baseline "
+                f"({metric} {judge:.3f} vs {best:.3f})"
             )
         sys.stdout.flush()
+    if verdicts:
+        print(
+            f"judge beats both baselines on {sum(verdicts)} of {len(verdicts)} development sets "
+            "(ROC-AUC; Spearman on graded labels)"
+        )
     return figures
+
+
+def published_systems(pairs: list[Pair]) -> list[str]:
+    """The systems whose published scores every pair of the set carries (measured like ours,
+    never counted as baselines)."""
+    names = [name for name, _ in pairs[0].published] if pairs else []
+    return [n for n in names if all(n in dict(p.published) for p in pairs)]
+
+
+def missing_sets(found: Iterable[str]) -> list[str]:
+    """The development sets the issue names that the data folder did not provide."""
+    return sorted(set(DEVELOPMENT_SETS) - set(found))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -332,11 +519,17 @@ def main(argv: list[str] | None = None) -> int:
         "--cascade",
         type=float,
         metavar="THRESHOLD",
-        help="also compare the cascade judge at this confidence threshold with the LLM alone",
+        help="also compare judge='cascade' at this confidence threshold with the LLM alone",
     )
+    parser.add_argument(
+        "--cascade-base-url",
+        help="--cascade: an OpenAI-compatible server for the LLM (default: the compat judge "
+        "server standing in); the key is read from OPENAI_API_KEY",
+    )
+    parser.add_argument("--cascade-model", default="compat", help="--cascade: the model name")
     args = parser.parse_args(argv)
     if args.sample:
-        pairs = list(load_sample(SAMPLE))
+        pairs = [pair for path in SAMPLES for pair in load_sample(path)]
     elif args.data:
         root = Path(args.data)
         pairs = [p for load in LOADERS.values() for p in load(root)]
@@ -351,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
             chosen.append(pair)
     if not by_set:
         parser.error("no pairs found: see the docstring for the expected folder layout")
+    absent = [] if args.sample or args.datasets else missing_sets(by_set)
+    if absent:
+        print(f"not in the data folder (no figure): {', '.join(absent)}")
     start = time.perf_counter()
     figures = report(dict(sorted(by_set.items())), set(args.only))
     print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
@@ -358,7 +554,12 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
     if args.cascade is not None:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/
-        cascade_report(dict(sorted(by_set.items())), args.cascade)
+        moved = cascade_report(
+            dict(sorted(by_set.items())), args.cascade, args.cascade_base_url, args.cascade_model
+        )
+        if args.json:
+            figures["cascade"] = {"threshold": args.cascade, **moved}
+            Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
     return 0
 
 

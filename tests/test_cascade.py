@@ -100,3 +100,94 @@ def test_the_cli_scores_with_the_cascade_judge(
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == len(news.read_text(encoding="utf-8").splitlines())
     assert all(not row.get("error") for row in rows)
+
+
+# ------------------------------------------------------- judge="cascade" on SummarizationScorer
+
+
+def _client(server: JudgeServer) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=server.url, api_key="not-needed")
+
+
+def test_judge_cascade_on_the_scorer_asks_the_llm_less_and_marks_offline_verdicts(
+    judge_server: JudgeServer,
+) -> None:
+    c = case("news-rates")
+    alone = SummarizationScorer(_client(judge_server), model="gpt-4o-mini", preset="deepeval")
+    before = judge_server.stats.requests
+    alone_result = alone.score(c.source, c.summary)
+    alone_calls = judge_server.stats.requests - before
+
+    scorer = SummarizationScorer(
+        _client(judge_server),
+        model="gpt-4o-mini",
+        preset="deepeval",
+        judge="cascade",
+        cascade_threshold=0.0,
+    )
+    before = judge_server.stats.requests
+    result = scorer.score(c.source, c.summary)
+    cascade_calls = judge_server.stats.requests - before
+
+    assert isinstance(scorer.judge, CascadeJudge)
+    assert scorer.judge.name == f"cascade({alone.judge.name}, threshold=0)"
+    assert result.ok and alone_result.ok
+    assert cascade_calls < alone_calls
+    assert cascade_calls == alone_calls - scorer.judge.offline_answers
+    assert result.claims and all(
+        (cl.reason or "").startswith("offline judge") for cl in result.claims
+    )
+    assert result.judge == scorer.judge.name
+
+
+def test_judge_cascade_above_full_confidence_scores_as_the_llm_alone(
+    judge_server: JudgeServer,
+) -> None:
+    for name in CASES:
+        c = case(name)
+        alone = SummarizationScorer(_client(judge_server), model="gpt-4o-mini", preset="ragas")
+        cascade = SummarizationScorer(
+            _client(judge_server),
+            model="gpt-4o-mini",
+            preset="ragas",
+            judge="cascade",
+            cascade_threshold=1.01,
+        )
+        assert cascade.score(c.source, c.summary).score == alone.score(c.source, c.summary).score
+        assert cascade.judge.offline_answers == 0  # type: ignore[attr-defined]
+        assert cascade.judge.llm_answers > 0  # type: ignore[attr-defined]
+
+
+def test_judge_cascade_defaults_to_threshold_0_8_and_llm_is_the_default_judge(
+    judge_server: JudgeServer,
+) -> None:
+    cascade = SummarizationScorer(_client(judge_server), model="gpt-4o-mini", judge="cascade")
+    assert isinstance(cascade.judge, CascadeJudge) and cascade.judge.threshold == 0.8
+    plain = SummarizationScorer(_client(judge_server), model="gpt-4o-mini", judge="llm")
+    assert not isinstance(plain.judge, CascadeJudge)
+    assert cascade.judge.llm_judge.name == plain.judge.name
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "field"),
+    [
+        ({"judge": "offline"}, ValueError, "judge"),
+        ({"judge": "cascade", "cascade_threshold": -0.1}, ValueError, "cascade_threshold"),
+        ({"judge": "cascade", "cascade_threshold": "high"}, ValueError, "cascade_threshold"),
+        ({"judge": "cascade", "cascade_threshold": True}, ValueError, "cascade_threshold"),
+        ({"judge": "cascade", "cascade_threshold": float("nan")}, ValueError, "cascade_threshold"),
+        ({"cascade_threshold": 0.5}, TypeError, "cascade_threshold"),
+    ],
+)
+def test_bad_judge_options_raise_naming_the_option(
+    judge_server: JudgeServer, options: dict[str, object], error: type[Exception], field: str
+) -> None:
+    with pytest.raises(error, match=field):
+        SummarizationScorer(_client(judge_server), model="gpt-4o-mini", **options)
+
+
+def test_judge_cascade_needs_an_llm_behind_the_offline_judge() -> None:
+    from summscore.judges import LexicalJudge
+
+    with pytest.raises(TypeError, match="LexicalJudge"):
+        SummarizationScorer(LexicalJudge(), judge="cascade")

@@ -30,10 +30,14 @@ def test_the_benchmark_prints_a_row_per_dataset_and_score_on_the_sample() -> Non
     assert done.returncode == 0, done.stderr[-4000:]
     rows = [line.split() for line in done.stdout.splitlines()]
     scored = {(r[0], r[2]) for r in rows if len(r) == 8 and r[1].isdigit()}
-    datasets = {"summedits-sales_call", "summedits-sales_email"}
+    datasets = {"summedits-sales_call", "summedits-sales_email", "frank-cnndm", "frank-xsum"}
     scores = {"alignment", "ragas", "deepeval", "unigram", "bigram"}
     assert scored == {(d, s) for d in datasets for s in scores}, done.stdout
-    assert sum("the better baseline" in line for line in done.stdout.splitlines()) == 2
+    assert sum("the better baseline" in line for line in done.stdout.splitlines()) == 4
+    assert "development sets" in done.stdout.splitlines()[-2]
+    # FRANK's graded labels give the sample a rank correlation.
+    frank = [r for r in rows if len(r) == 8 and r[0] == "frank-cnndm" and r[2] == "alignment"]
+    assert frank and frank[0][5] != "-", done.stdout
 
 
 def test_the_baselines_are_ngram_precision_of_the_summary() -> None:

@@ -83,11 +83,21 @@ class SummarizationScorer:
             kept on disk and a re-run asks the judge nothing it asked before), and for
             an OpenAI client ``temperature``, ``max_tokens``, ``response_format``,
             ``cost_per_input_token``, ``cost_per_output_token``.
+        judge: "llm" (the default: ``llm`` judges everything) or "cascade": the offline
+            ``LexicalJudge`` answers each judging request (a summary's claim verdicts, a text's
+            question answers) first, and ``llm`` (with ``model=`` for an OpenAI client) is asked
+            only where the offline judge is less than ``cascade_threshold`` sure of an item
+            (0 to 1, default 0.8; 0 answers every judging request offline, above 1 asks the LLM
+            everything); extraction and reasons always come from ``llm``. Not the default: it
+            changes the numbers relative to upstream's LLM-only metrics. Verdicts given offline
+            say so in their reason ("offline judge: ..."), and ``scorer.judge`` (a
+            :class:`summscore.judges.CascadeJudge`) counts and records which judge answered what.
     """
 
     def __init__(
         self, llm: Any, model: str | None = None, preset: str = "ragas", **options: Any
     ) -> None:
+        judge_choice = _JudgeChoice.pop_from(options)
         common = {k: options.pop(k, v) for k, v in _COMMON.items()}
         judge_options = {k: options.pop(k) for k in _JUDGE_OPTIONS if k in options}
         self._preset: Preset = make_preset(preset, options)
@@ -120,7 +130,7 @@ class SummarizationScorer:
         if judge_options or _is_openai_client(llm):
             judge_options.setdefault("timeout", self._policy.timeout)
         self.llm = llm
-        self.judge: Judge = resolve_judge(llm, model, **judge_options)
+        self.judge: Judge = judge_choice.wrap(resolve_judge(llm, model, **judge_options))
         self._caller = JudgeCaller(
             self.judge, self._policy, cache=_reply_cache(common["reply_cache"]), limiter=limiter
         )
@@ -394,6 +404,45 @@ class _SummaryFirst(Protocol):
     async def judge_prepared(
         self, ctx: Context, work: Any, early: Any, text: str, summary: str
     ) -> dict[str, Any]: ...
+
+
+class _JudgeChoice:
+    """The ``judge=`` and ``cascade_threshold=`` options: which judge answers what."""
+
+    CHOICES = ("llm", "cascade")
+    DEFAULT_THRESHOLD = 0.8
+
+    def __init__(self, choice: Any, threshold: Any) -> None:
+        if choice not in self.CHOICES:
+            raise ValueError(f"judge: expected one of {', '.join(self.CHOICES)}, got {choice!r}")
+        if threshold is not None and choice != "cascade":
+            raise TypeError("cascade_threshold: only used with judge='cascade'")
+        if threshold is None:
+            threshold = self.DEFAULT_THRESHOLD
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float))
+            or not threshold >= 0
+        ):
+            raise ValueError(f"cascade_threshold: expected a number from 0 up, got {threshold!r}")
+        self.choice = choice
+        self.threshold = float(threshold)
+
+    @classmethod
+    def pop_from(cls, options: dict[str, Any]) -> _JudgeChoice:
+        return cls(options.pop("judge", "llm"), options.pop("cascade_threshold", None))
+
+    def wrap(self, judge: Judge) -> Judge:
+        if self.choice == "llm":
+            return judge
+        from .judges import CascadeJudge, LexicalJudge
+
+        if isinstance(judge, (CascadeJudge, LexicalJudge)):
+            raise TypeError(
+                f"judge='cascade' puts an LLM judge behind the offline judge; llm is already "
+                f"{type(judge).__name__}, pass an LLM (an OpenAI client with model=, ...)"
+            )
+        return CascadeJudge(judge, threshold=self.threshold)
 
 
 def _check_limit(value: Any) -> None:
