@@ -206,27 +206,43 @@ def bound(rule: str, sources: int, cases: int, latency: float, cap: int) -> floa
 def report(rows: list[Row], sources: int, cases: int, latency: float, cap: int) -> None:
     print(f"\n{sources} sources x {cases // sources} summaries ({cases} cases)")
     upstream = {r.system: r for r in rows if not r.system.startswith("summscore")}
-    header = (
-        f"| system | wall s | judge calls | 429s | CPU ms/call | x bound | "
-        f"{' | '.join(f'vs {name}' for name in upstream)} | failed |"
-    )
+    versus = "".join(f" vs {name} |" for name in upstream)  # none with --only summscore
+    header = f"| system | wall s | judge calls | 429s | CPU ms/call | x bound |{versus} failed |"
     print(header)
     print("|" + " --- |" * (header.count("|") - 1))
     for r in rows:
         b = bound(r.rule, sources, cases, latency, cap)
-        speedups = " | ".join(  # against the upstream paths of the same rule only
-            f"{u.seconds / r.seconds:.2f}x"
+        speedups = "".join(  # against the upstream paths of the same rule only
+            f" {u.seconds / r.seconds:.2f}x |"
             if r.system.startswith("summscore") and u.rule == r.rule
-            else ""
+            else "  |"
             for u in upstream.values()
         )
         ratio = f"{r.seconds / b:.2f}" if b else "n/a"
         print(
             f"| {r.system} | {r.seconds:.2f} | {r.calls} | {r.rejected} | {r.cpu_ms:.1f} | "
-            f"{ratio} | {speedups} | {r.failed} |"
+            f"{ratio} |{speedups} {r.failed} |"
         )
     for rule in ROUNDS:
         print(f"bound ({rule} rule): {bound(rule, sources, cases, latency, cap):.2f} s")
+
+
+def machine() -> str:
+    """The CPU, its cores and the load when the run started (other work skews the figures)."""
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        load = f"load average {os.getloadavg()[0]:.2f} at start"
+    except OSError:
+        load = "load unknown"
+    return f"{model}, {os.cpu_count()} cores, {load}, Python {sys.version.split()[0]}"
 
 
 def main() -> None:
@@ -252,8 +268,9 @@ def main() -> None:
         ]
     print(
         f"compat judge server (own process): {args.latency * 1000:.0f} ms per answer, 429 + "
-        f"Retry-After {args.retry_after:g}s beyond {args.cap} concurrent; {os.cpu_count()} cores"
+        f"Retry-After {args.retry_after:g}s beyond {args.cap} concurrent"
     )
+    print(f"machine: {machine()}")
     server = Server(faults)
     workdir = os.getcwd()
     try:

@@ -3,6 +3,8 @@ and every number comes out as it would from a healthy judge."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Callable
 
 import openai
@@ -11,6 +13,7 @@ import pytest
 from compat.corpus import CASES
 from compat.judge_server import JudgeServer
 from summscore import SummarizationScorer, SummaryResult
+from summscore._runner import run_sync
 
 KEY = "sk-compat-not-a-real-key"
 CASES_UNDER_TEST = [(list(c.contexts), c.summary) for c in CASES[:12]]
@@ -107,7 +110,23 @@ def test_a_judge_that_keeps_failing_fails_its_rows_and_only_its_rows(
 
 
 # Longest a run may go without finishing a case before the test calls it stalled.
-_PROGRESS_BOUND = 60.0
+_PROGRESS_BOUND = 30.0
+
+
+async def _watched(scorer: SummarizationScorer, cases: list, label: str) -> int:
+    """Score ``cases``; fail as soon as no case finishes for _PROGRESS_BOUND seconds."""
+    stream = scorer.ascore_stream(cases).__aiter__()
+    finished = 0
+    while True:
+        try:
+            _, result = await asyncio.wait_for(stream.__anext__(), _PROGRESS_BOUND)
+        except StopAsyncIteration:
+            return finished
+        except asyncio.TimeoutError:
+            await stream.aclose()
+            pytest.fail(f"{label}: no case finished for {_PROGRESS_BOUND:g}s")
+        assert result.ok, result.error
+        finished += 1
 
 
 def test_three_presets_in_sequence_with_fresh_clients_never_stall(
@@ -116,29 +135,37 @@ def test_three_presets_in_sequence_with_fresh_clients_never_stall(
     """The run that once stalled for ~120 s with nothing in flight: three presets' score_many in
     sequence, each with a fresh AsyncOpenAI client, a 429 cap the scorer stays under. Fails as
     soon as no case finishes for _PROGRESS_BOUND seconds, naming the preset."""
-    import asyncio
-
-    from summscore._runner import run_sync
-
     server = make_judge_server(latency=0.02, max_concurrency=8, retry_after=1.0)
     cases = CASES_UNDER_TEST * 3
-
-    async def watched(scorer: SummarizationScorer, preset: str) -> int:
-        stream = scorer.ascore_stream(cases).__aiter__()
-        finished = 0
-        while True:
-            try:
-                _, result = await asyncio.wait_for(stream.__anext__(), _PROGRESS_BOUND)
-            except StopAsyncIteration:
-                return finished
-            except asyncio.TimeoutError:
-                await stream.aclose()
-                pytest.fail(f"{preset}: no case finished for {_PROGRESS_BOUND:g}s")
-            assert result.ok, result.error
-            finished += 1
 
     for preset in ("ragas", "deepeval", "mastra"):
         client = openai.AsyncOpenAI(base_url=server.url, api_key=KEY)
         scorer = SummarizationScorer(client, model="gpt-4o-mini", preset=preset, max_concurrency=8)
-        assert run_sync(watched(scorer, preset)) == len(cases)
+        assert run_sync(_watched(scorer, cases, preset)) == len(cases)
     assert server.stats.statuses[429] == 0  # max_concurrency <= the server's cap: no 429
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")  # the dropped client's unclosed sockets
+def test_a_dropped_client_collected_during_the_next_run_does_not_stall_it(
+    make_judge_server: Callable[..., JudgeServer],
+) -> None:
+    """The cause of that stall: a client dropped without close() is garbage-collected while the
+    next client opens its connections; the old pool's late close used to remove the reader of a
+    new connection that got the same fd number, and that request waited for its full timeout."""
+    server = make_judge_server(latency=0.05, max_concurrency=32)
+    cases = CASES_UNDER_TEST * 4
+
+    def scorer(preset: str) -> SummarizationScorer:
+        client = openai.AsyncOpenAI(base_url=server.url, api_key=KEY)
+        return SummarizationScorer(client, model="gpt-4o-mini", preset=preset, max_concurrency=32)
+
+    for _ in range(3):
+        dropped = scorer("ragas")
+        assert run_sync(_watched(dropped, cases, "first client")) == len(cases)
+        del dropped  # never closed: its keep-alive connections stay open until collected
+
+        async def next_run(fresh: SummarizationScorer) -> int:
+            gc.collect()  # on the loop, as it happens mid-run: the old pool closes late
+            return await _watched(fresh, cases, "next client")
+
+        assert run_sync(next_run(scorer("deepeval"))) == len(cases)

@@ -14,6 +14,7 @@ produces (keyphrases, answers, verdicts, ...):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import random
@@ -125,6 +126,8 @@ class JudgeCaller:
         self._auth_failures = 0
         self._auth_error: JudgeError | None = None
         self._latencies: deque[float] = deque(maxlen=200)
+        # Requests in flight that were sent with the policy's timeout: loop and loop time sent.
+        self._early: dict[Any, tuple[asyncio.AbstractEventLoop, float]] = {}
 
     @staticmethod
     def use_call_limit(limiter: RequestLimiter) -> None:
@@ -290,20 +293,65 @@ class JudgeCaller:
     async def _complete(self, request: JudgeRequest) -> JudgeReply:
         timeout = self.attempt_timeout()
         start = time.monotonic()
+        if sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
+            return await self._complete_in_scope(request, timeout, start)
         try:
             if timeout is None:
                 reply = await self.judge.complete(request)
-            elif sys.version_info >= (3, 11):  # no extra task per call, unlike wait_for
-                async with asyncio.timeout(timeout):
-                    reply = await self.judge.complete(request)
             else:
                 reply = await asyncio.wait_for(self.judge.complete(request), timeout)
         except (asyncio.TimeoutError, TimeoutError):
             raise TransientJudgeError(
                 f"{request.task}: the judge did not answer within {timeout:g}s"
             ) from None
-        self._latencies.append(time.monotonic() - start)
+        self._answered(time.monotonic() - start)
         return reply
+
+    async def _complete_in_scope(
+        self, request: JudgeRequest, timeout: float | None, start: float
+    ) -> JudgeReply:
+        # A request sent before the recent latencies were known (the first of a run) gets the
+        # policy's timeout; it is shortened like the others' as soon as they are known, so that
+        # a lost first answer costs seconds, not the full timeout.
+        if sys.version_info < (3, 11):  # pragma: no cover - _complete does not call it there
+            raise RuntimeError("asyncio.timeout needs Python 3.11")
+        loop = asyncio.get_running_loop()
+        sent = loop.time()
+        scope = asyncio.timeout_at(None if timeout is None else sent + timeout)
+        early = len(self._latencies) < _STALL_SAMPLES
+        try:
+            async with scope:
+                if early:
+                    with self._lock:
+                        self._early[scope] = (loop, sent)
+                reply = await self.judge.complete(request)
+        except TimeoutError:
+            allowed = (scope.when() or sent) - sent  # the policy's timeout, or shortened
+            raise TransientJudgeError(
+                f"{request.task}: the judge did not answer within {allowed:.3g}s"
+            ) from None
+        finally:
+            if early:
+                with self._lock:
+                    self._early.pop(scope, None)
+        self._answered(time.monotonic() - start)
+        return reply
+
+    def _answered(self, latency: float) -> None:
+        self._latencies.append(latency)
+        if not self._early or len(self._latencies) < _STALL_SAMPLES:
+            return
+        expected = self.attempt_timeout()
+        with self._lock:
+            early, self._early = self._early, {}
+        if expected is None:
+            return
+        for scope, (loop, started) in early.items():
+            deadline = started + expected
+            when = scope.when()
+            if when is None or deadline < when:
+                with contextlib.suppress(RuntimeError):  # that loop is closed
+                    loop.call_soon_threadsafe(_shorten, scope, deadline)
 
     def _note_auth(self, exc: JudgeError) -> None:
         """Count authentication failures in a row; past the limit, stop asking the judge."""
@@ -353,6 +401,14 @@ class JudgeCaller:
         log.usage.add(one)
         with self._lock:
             self.total.add(one)
+
+
+def _shorten(scope: Any, deadline: float) -> None:
+    """Bring an ``asyncio.timeout`` scope's deadline forward (on its own loop)."""
+    when = scope.when()
+    if when is None or deadline < when:
+        with contextlib.suppress(RuntimeError):  # answered (or timed out) meanwhile
+            scope.reschedule(deadline)
 
 
 def _parse(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: bool) -> M:

@@ -1,0 +1,42 @@
+"""A judge answer lost on the way costs a re-ask after a few times the usual latency, never the
+full timeout, even for the first requests of a run (sent before any latency was known)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from summscore import SummarizationScorer
+from summscore.judges.base import JudgeReply, JudgeRequest
+
+from .fakes import ScriptedJudge, ragas_script
+
+# Longest the run may take before the test calls it stalled; the lost answer alone would hold
+# it for the policy's timeout (an hour here).
+_WATCHDOG = 60.0
+
+
+async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_latency(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import summscore._calls as calls
+
+    monkeypatch.setattr(calls, "_STALL_FLOOR", 0.2)
+    sent = 0
+
+    class LosesTheFirst(ScriptedJudge):
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            nonlocal sent
+            sent += 1
+            if sent == 1:  # the run's very first request never comes back
+                await asyncio.sleep(3600)
+            await asyncio.sleep(0.001)
+            return await super().complete(request)
+
+    s = SummarizationScorer(llm=LosesTheFirst(ragas_script()), prompts="own", timeout=3600)
+    results = await asyncio.wait_for(
+        s.ascore_many([(f"source {i}", "summary") for i in range(20)], progress=False), _WATCHDOG
+    )
+    assert all(r.ok for r in results)
+    assert s.usage.retries == 1
