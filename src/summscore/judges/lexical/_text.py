@@ -108,9 +108,15 @@ _NOT_DENIALS = re.compile(
 
 
 def is_negated(text: str) -> bool:
-    lower = _NOT_DENIALS.sub(" ", text.lower())
-    if "n't" in lower or not NEGATIONS.isdisjoint(_LOWER_RUN.findall(lower)):
+    lower = text.lower()
+    if "n't" in lower:
         return True
+    words = _LOWER_RUN.findall(lower)
+    if not NEGATIONS.isdisjoint(words):
+        # Only a text with a negation word pays for the set phrases.
+        if "no" not in words and "not" not in words and "nothing" not in words:
+            return True
+        return not NEGATIONS.isdisjoint(_LOWER_RUN.findall(_NOT_DENIALS.sub(" ", lower)))
     return has_cjk(text) and any(marker in text for marker in NEGATION_CJK)
 
 
