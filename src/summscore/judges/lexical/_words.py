@@ -66,6 +66,7 @@ def _maybe_tokenised(text: str) -> bool:
         or " )" in text
         or " %" in text
         or " - " in text
+        or "$ " in text
         or "£ " in text
         or "€ " in text
     )
