@@ -257,6 +257,15 @@ def test_the_judge_is_deterministic_and_reads_no_prompts() -> None:
             "Firefighters worked without a break. They saved the old mill from the blaze.",
             "Firefighters saved the old mill from the blaze.",
         ),
+        # Set phrases with "no" or "not" in them deny nothing.
+        (
+            "Customers can try the Premium Plan for 30 days at no cost to their company.",
+            "Customers can try the Premium Plan for 30 days for free.",
+        ),
+        (
+            "The new line is not only faster but also cheaper to run than the old one.",
+            "The new line is faster and cheaper to run than the old one.",
+        ),
     ],
 )
 def test_a_negation_elsewhere_does_not_turn_a_supported_claim_around(
@@ -266,3 +275,35 @@ def test_a_negation_elsewhere_does_not_turn_a_supported_claim_around(
         "verdicts", {"claims": [claim], "evidence": evidence, "vocabulary": ("yes", "no", "idk")}
     )["verdicts"]
     assert verdict["verdict"] == "yes", verdict
+
+
+def test_a_name_with_an_honorific_is_the_full_name_it_shortens() -> None:
+    evidence = (
+        "Ed Balls, the shadow chancellor, spoke in Leeds on Monday. Mr Balls predicted that a "
+        "Conservative government would raise VAT."
+    )
+    (verdict,) = LexicalJudge().run(
+        "verdicts",
+        {
+            "claims": ["Ed Balls predicted that a Conservative government would raise VAT."],
+            "evidence": evidence,
+            "vocabulary": ("yes", "no", "idk"),
+        },
+    )["verdicts"]
+    assert verdict["verdict"] == "yes", verdict
+
+
+def test_a_stray_letter_of_a_misdecoded_symbol_is_no_rival_name() -> None:
+    evidence = (
+        "The author faced criticism on Twitter after she donated \u00c2\u00a31m to the campaign "
+        "for a No vote in the referendum."
+    )
+    (verdict,) = LexicalJudge().run(
+        "verdicts",
+        {
+            "claims": ["JK Rowling faced criticism on Twitter after she donated to the campaign."],
+            "evidence": evidence,
+            "vocabulary": ("yes", "no", "idk"),
+        },
+    )["verdicts"]
+    assert verdict["verdict"] != "no", verdict

@@ -120,6 +120,13 @@ def test_tokenised_corpus_text_reads_as_written() -> None:
     assert normalize("the 31 - year - old did n't say ` ` no . ''") == (
         'the 31-year-old didn\'t say " no."'
     )
+    # A claim cut from a tokenised summary keeps few of its marks, yet reads as written too.
+    assert normalize("Chelsea beat Rangers 1 - 0 at Loftus Road.") == (
+        "Chelsea beat Rangers 1-0 at Loftus Road."
+    )
+    assert normalize("He stole more than £ 500,000 from the 25 - year - old") == (
+        "He stole more than £500,000 from the 25-year-old"
+    )
     # Ordinary text is left alone: a spaced dash, a list of two numbers.
     assert normalize("A tremor - the second, in 2019, 100 people") == (
         "A tremor - the second, in 2019, 100 people"
@@ -136,3 +143,18 @@ def test_a_tokenised_number_does_not_contradict_the_same_number_written_normally
         },
     )["verdicts"]
     assert verdicts[0]["verdict"] == "yes", verdicts
+
+
+def test_a_tokenised_sum_of_money_in_a_claim_is_no_rival_of_an_age() -> None:
+    (verdict,) = LexicalJudge().run(
+        "verdicts",
+        {
+            "claims": ["A former accountant is charged with stealing more than £ 500,000."],
+            "evidence": "Johnny McGurk, 49, a former accountant, is charged with stealing from a "
+            "quarry firm.",
+            "vocabulary": ("yes", "no", "idk"),
+        },
+    )["verdicts"]
+    # The source does not give the sum: unknown, not contradicted by the age.
+    assert verdict["verdict"] == "idk", verdict
+    assert "500000" in verdict["reason"]

@@ -66,6 +66,7 @@ def _rival_names(statement: Span, window: Span, missing: list[str] | None = None
         e
         for e in window.entities
         if window.kinds.get(e, "name") in kinds
+        and sum(ch.isalpha() for ch in e) >= 2  # no stray letter ("Â£1m" read in Latin-1)
         and not matches_any(e, statement.entities)
         and not contains_phrase(statement.text.lower(), e)
         and not spelled_out(e, statement.text)

@@ -99,12 +99,24 @@ def split_clauses(sentence: str, min_tokens: int = 3) -> list[str]:
 
 
 _LOWER_RUN = re.compile(r"[a-z']+")
+# Set phrases that hold a negation word but deny nothing: "at no cost", "not only ... but",
+# "no more than 40" (a bound), "no doubt".
+_NOT_DENIALS = re.compile(
+    r"\b(?:no (?:extra |additional |added )?(?:cost|charge|fee)s?|not only|not least|no doubt"
+    r"|no matter|no (?:more|less|fewer|later|earlier|sooner) than|nothing but)\b"
+)
 
 
 def is_negated(text: str) -> bool:
     lower = text.lower()
-    if "n't" in lower or not NEGATIONS.isdisjoint(_LOWER_RUN.findall(lower)):
+    if "n't" in lower:
         return True
+    words = _LOWER_RUN.findall(lower)
+    if not NEGATIONS.isdisjoint(words):
+        # Only a text with a negation word pays for the set phrases.
+        if "no" not in words and "not" not in words and "nothing" not in words:
+            return True
+        return not NEGATIONS.isdisjoint(_LOWER_RUN.findall(_NOT_DENIALS.sub(" ", lower)))
     return has_cjk(text) and any(marker in text for marker in NEGATION_CJK)
 
 

@@ -65,16 +65,22 @@ def _maybe_tokenised(text: str) -> bool:
         or " :" in text
         or " )" in text
         or " %" in text
+        or " - " in text
+        or "$ " in text
+        or "£ " in text
+        or "€ " in text
     )
 
 
-_TOKENISED_HINT = re.compile(r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `")
+_TOKENISED_HINT = re.compile(
+    r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `|\d - \w|[$£€¥] \d"
+)
 _BRACKETS = re.compile(r"-?\s?\b([lr])([rsc])b\b\s?-?", re.IGNORECASE)
 _SPLIT_NUMBER = re.compile(r"\b(\d{1,3}) ?([,.]) (\d{3})\b")
 _SPLIT_ABBREVIATION = re.compile(r"\b((?:[A-Za-z]\.){1,3}[A-Za-z]) \.")
 _SPACED_HYPHEN = re.compile(r"(?<=\w) - (?=\w)")
 _SPACE_BEFORE = re.compile(r" (?=[,.;:!?%)]|'s\b|n't\b|'re\b|'ve\b|'ll\b|'d\b|'m\b)")
-_SPACE_AFTER = re.compile(r"(?<=[($]) ")
+_SPACE_AFTER = re.compile(r"(?<=[($£€¥]) ")
 
 
 def _detokenize(text: str) -> str:
