@@ -8,6 +8,7 @@ compat/matrix.py runs the face against released versions.
 from __future__ import annotations
 
 import contextlib
+import os
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,8 @@ except ImportError:  # pragma: no cover - deepeval 3
 
 if TYPE_CHECKING:
     from .deepeval import SummarizationMetric
+
+_EVAL_MODES = ("llm", "hybrid", "system_one")
 
 __all__ = ["Params", "SummarizationTemplate", "llm_eval_mode", "prepare", "progress_indicator"]
 
@@ -91,25 +94,40 @@ def llm_eval_mode(eval_mode: Any) -> Any:
 
     An explicit "hybrid" or "system_one" (deepeval's experimental System One judge) raises; the
     same mode set globally (DEEPEVAL_EVAL_MODE) runs this metric with its LLM judge, with a warning.
+    deepeval 3, which has no eval modes, gets the same answers (and "llm" as a plain string).
     """
     try:
         from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
-    except ImportError:  # pragma: no cover - deepeval before eval modes
-        if eval_mode not in (None, "llm"):
-            raise ValueError(f"Unsupported eval_mode {eval_mode!r}. Valid values: llm.") from None
-        return None
-    mode = resolve_eval_mode(eval_mode)
-    if mode is EvalMode.LLM:
-        return mode
+    except ImportError:  # deepeval 3: no eval modes
+        mode = _eval_mode_name(eval_mode)
+        llm: Any = "llm"
+    else:
+        mode = resolve_eval_mode(eval_mode).value
+        llm = EvalMode.LLM
+    if mode == "llm":
+        return llm
     if eval_mode is not None:
         raise ValueError(
-            f"summscore.deepeval.SummarizationMetric: eval_mode={mode.value!r} (deepeval's "
+            f"summscore.deepeval.SummarizationMetric: eval_mode={mode!r} (deepeval's "
             "experimental System One judge) is not supported; use eval_mode='llm'"
         )
     warnings.warn(
-        f"DEEPEVAL_EVAL_MODE={mode.value}: summscore's SummarizationMetric judges with its LLM "
+        f"DEEPEVAL_EVAL_MODE={mode}: summscore's SummarizationMetric judges with its LLM "
         "(deepeval's System One judge is not supported)",
         UserWarning,
         stacklevel=3,
     )
-    return EvalMode.LLM
+    return llm
+
+
+def _eval_mode_name(eval_mode: Any) -> str:
+    """deepeval 4's resolution (explicit, then DEEPEVAL_EVAL_MODE, then "llm"), for deepeval 3."""
+    if eval_mode is None:
+        value = os.environ.get("DEEPEVAL_EVAL_MODE", "").strip().lower()
+        return value if value in _EVAL_MODES else "llm"
+    value = str(getattr(eval_mode, "value", eval_mode)).strip().lower()
+    if value not in _EVAL_MODES:
+        raise ValueError(
+            f"Unsupported eval_mode {eval_mode!r}. Valid values: {', '.join(_EVAL_MODES)}."
+        )
+    return value
