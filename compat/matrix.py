@@ -5,9 +5,13 @@
     python compat/matrix.py --jobs 2 --keep       # two at once; keep the venvs in .matrix/
 
 Each version gets its own virtual environment under ``.matrix/`` with summscore installed from
-this checkout (``[dev,langchain]``) and that one framework at that version; the parity suites
-of the other framework skip. The result is a versions x pass/fail table (Markdown, for the
-README). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
+this checkout (``[dev,langchain]``) and that one framework at that version; the parity and drop-in
+suites of the other framework skip. Then, for ragas and deepeval, the seven-faces test runs in the
+same environment with the other faces' frameworks added (the other of ragas/deepeval, MLflow,
+Inspect AI, Opik: their newest releases the extras allow, the version under test kept) and is
+reported in its own column, so a row's result is never hidden by a dependency clash of the
+others. ``--no-faces`` skips that step. The result is a versions x pass/fail table (Markdown, for
+the README). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
 """
 
 from __future__ import annotations
@@ -45,12 +49,14 @@ MODULE = {"inspect": "inspect_ai"}
 SUITES = {
     "ragas": [
         "compat/test_parity_ragas.py",
+        "compat/test_dropin_ragas.py",
         "tests/test_ragas_collections_face.py",
         "tests/test_ragas_legacy_face.py",
         "tests/test_judges.py",
     ],
     "deepeval": [
         "compat/test_parity_deepeval.py",
+        "compat/test_dropin_deepeval.py",
         "tests/test_deepeval_face.py",
         "tests/test_judges.py",
     ],
@@ -58,6 +64,11 @@ SUITES = {
     "inspect": ["tests/test_inspect_face.py"],
     "opik": ["tests/test_opik_face.py"],
 }
+# The seven-faces test (one scorer behind every face) needs every framework in one environment:
+# what is added to a ragas or deepeval row for it (opik's litellm wants filelock<4).
+SEVEN_FACES = "compat/test_seven_faces.py"
+FACES_EXTRAS = {"ragas": "deepeval,mlflow,inspect,opik", "deepeval": "ragas,mlflow,inspect,opik"}
+FACES_PINS = ["filelock<4"]
 
 
 @dataclass
@@ -72,6 +83,7 @@ class Outcome:
     note: str = ""
     seconds: float = 0.0
     exit_code: int | None = None
+    faces: str = ""  # the seven-faces test: "pass", "fail", "install failed", "" (not run)
 
     @property
     def ok(self) -> bool:
@@ -97,7 +109,43 @@ def _run(cmd: list[str], log: Path, timeout: float) -> int:
             return 124
 
 
-def check(framework: str, version: str, keep: bool) -> Outcome:
+def _counts(log: Path) -> dict[str, int]:
+    """passed / failed / skipped / errors of the last pytest run written to ``log``."""
+    tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
+    counts: dict[str, int] = {}
+    for count, word in re.findall(r"(\d+) (passed|failed|skipped|errors?)", tail):
+        counts["errors" if word.startswith("error") else word] = int(count)
+    return counts
+
+
+def _failures(log: Path) -> str:
+    tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", tail, flags=re.MULTILINE)
+    return ", ".join(f.split("::")[-1] for f in failed[:3])
+
+
+def _seven_faces(framework: str, version: str, python: Path, log: Path) -> str:
+    """Add the other faces' frameworks (keeping ``framework`` at ``version``), run the test."""
+    install = [
+        str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+        "-e", f"{ROOT}[dev,langchain,{FACES_EXTRAS[framework]}]",
+        f"{PACKAGE.get(framework, framework)}=={version}", *EXTRA_PINS[framework], *FACES_PINS,
+    ]  # fmt: skip
+    if _run(install, log, 1800) != 0:
+        return "install failed"
+    test = [
+        str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native", SEVEN_FACES,
+    ]  # fmt: skip
+    code = _run(test, log, 900)
+    counts = _counts(log)
+    if code == 0 and counts.get("passed"):
+        return "pass"
+    if code == 0:
+        return "skipped"
+    return f"fail ({_failures(log) or f'pytest exit {code}'})"
+
+
+def check(framework: str, version: str, keep: bool, faces: bool = True) -> Outcome:
     outcome = Outcome(framework, version)
     start = time.time()
     venv = WORK / f"{framework}-{version}"
@@ -143,16 +191,17 @@ def check(framework: str, version: str, keep: bool) -> Outcome:
             *SUITES[framework],
         ]  # fmt: skip
         code = outcome.exit_code = _run(test, log, 1800)
-        tail = log.read_text(encoding="utf-8", errors="replace")[-4000:]
-        for count, word in re.findall(r"(\d+) (passed|failed|skipped|errors?)", tail):
-            setattr(outcome, "errors" if word.startswith("error") else word, int(count))
+        counts = _counts(log)
+        for word, count in counts.items():
+            setattr(outcome, word, count)
         if code == 5:
             outcome.note = "no tests ran (framework too old for every suite?)"
         elif code not in (0, 1):
             outcome.note = f"pytest exit {code}"
         elif outcome.failed or outcome.errors:
-            failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", tail, flags=re.MULTILINE)
-            outcome.note = ", ".join(f.split("::")[-1] for f in failed[:3])
+            outcome.note = _failures(log)
+        if faces and framework in FACES_EXTRAS:
+            outcome.faces = _seven_faces(framework, version, python, log)
         return outcome
     finally:
         outcome.seconds = time.time() - start
@@ -162,14 +211,14 @@ def check(framework: str, version: str, keep: bool) -> Outcome:
 
 def table(outcomes: list[Outcome]) -> str:
     lines = [
-        "| framework | version | result | passed | failed | skipped | note |",
-        "| --- | --- | --- | ---: | ---: | ---: | --- |",
+        "| framework | version | result | passed | failed | skipped | seven faces | note |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
     ]
     for o in outcomes:
         result = "pass" if o.ok else ("not installable" if not o.installed else "fail")
         lines.append(
             f"| {o.framework} | {o.version} | {result} | {o.passed} | {o.failed + o.errors} "
-            f"| {o.skipped} | {o.note} |"
+            f"| {o.skipped} | {o.faces or '–'} | {o.note} |"
         )
     return "\n".join(lines)
 
@@ -183,6 +232,12 @@ def main() -> None:
     parser.add_argument("--opik", nargs="*", default=list(OPIK), metavar="VERSION")
     parser.add_argument("--jobs", type=int, default=1, help="versions checked at once")
     parser.add_argument("--keep", action="store_true", help="keep the virtual environments")
+    parser.add_argument(
+        "--faces",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also run the seven-faces test in the ragas and deepeval rows (default: on)",
+    )
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
     plan = [
@@ -192,7 +247,7 @@ def main() -> None:
     ]
     outcomes: dict[tuple[str, str], Outcome] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = {pool.submit(check, fw, v, args.keep): (fw, v) for fw, v in plan}
+        futures = {pool.submit(check, fw, v, args.keep, args.faces): (fw, v) for fw, v in plan}
         for future in concurrent.futures.as_completed(futures):
             outcome = future.result()
             outcomes[futures[future]] = outcome
@@ -200,7 +255,8 @@ def main() -> None:
             print(
                 f"{outcome.framework} {outcome.version}: {status} "
                 f"({outcome.passed} passed, {outcome.failed + outcome.errors} failed, "
-                f"{outcome.seconds:.0f}s) {outcome.note}",
+                f"{outcome.seconds:.0f}s) {outcome.note}"
+                + (f" seven faces: {outcome.faces}" if outcome.faces else ""),
                 flush=True,
             )
     print()

@@ -131,3 +131,37 @@ def test_the_cli_on_ray_writes_what_the_local_engine_writes(
     got = [json.loads(line) for line in on_ray.read_text().splitlines()]
     assert [r["id"] for r in got] == [r["id"] for r in expected]
     assert got == expected
+
+
+def test_the_cli_on_ray_writes_a_report_of_every_row_from_its_results_file(
+    local_ray: None, judge_server: JudgeServer, tmp_path: Path
+) -> None:
+    import json
+    import re
+
+    from summscore.cli import main
+
+    data = tmp_path / "runs.jsonl"
+    rows = _rows(5)
+    rows[3]["summary"] = " "
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    out, report = tmp_path / "ray.jsonl", tmp_path / "pages" / "ray.html"
+    args = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
+    args += ["--model", MODEL, "--preset", "mastra", "--scale", "10", "--max-concurrency", "2"]
+    args += ["--no-progress", "--engine", "ray", "--out", str(out), "--report", str(report)]
+    assert main(args) == 1  # the blank summary fails, and the report says why
+    results = [json.loads(line) for line in out.read_text().splitlines()]
+    page = report.read_text(encoding="utf-8")
+    block = re.search(r'id="summscore-data">(.*?)</script>', page, re.S)
+    assert block is not None
+    shown = json.loads(block.group(1))["cases"]
+    assert [c["id"] for c in shown] == [r["id"] for r in rows] == [r["id"] for r in results]
+    assert [c["s"] for c in shown] == [r["score"] for r in results]
+    assert [c["e"] for c in shown] == [False, False, False, True, False]
+    assert "summary cannot be empty" in page and "engine: ray" in page
+    assert 'data-figure="cases"><strong>5</strong>' in page
+    # Nothing the user has is overwritten: a file that is not a report stays.
+    other = tmp_path / "notes.html"
+    other.write_text("<p>my notes</p>", encoding="utf-8")
+    assert main([*args[:-1], str(other)]) == 2
+    assert other.read_text(encoding="utf-8") == "<p>my notes</p>"

@@ -20,10 +20,6 @@ Differences from upstream, on purpose:
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import warnings
-import weakref
 from typing import Any, ClassVar
 
 from ._adapters import check_scorer
@@ -42,27 +38,17 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("deepeval", "deepeval", "summscore.deepeval", exc) from exc
 
-try:
-    from deepeval.metrics.utils import prepare_measure
-except ImportError:  # pragma: no cover - deepeval < 4
-    prepare_measure = None  # type: ignore[assignment]
-
-try:
-    from deepeval.test_case import SingleTurnParams as _Params
-except ImportError:  # pragma: no cover - deepeval < 4
-    from deepeval.test_case import LLMTestCaseParams as _Params  # type: ignore[no-redef]
-
-try:
-    from deepeval.metrics.indicator import metric_progress_indicator
-except ImportError:  # pragma: no cover
-    metric_progress_indicator = None  # type: ignore[assignment]
-
-try:  # the class users subclass for evaluation_template= (deepeval 4 builds it from its bundle)
-    from deepeval.metrics.summarization import SummarizationTemplate
-except ImportError:  # pragma: no cover - deepeval 3
-    from deepeval.metrics.summarization.template import (  # type: ignore[no-redef]
-        SummarizationTemplate,
-    )
+from ._deepeval_compat import Params, SummarizationTemplate, llm_eval_mode, prepare
+from ._deepeval_compat import progress_indicator as _progress_indicator
+from ._deepeval_config import (
+    case_slot,
+    check_extensions,
+    check_max_concurrency,
+    check_template,
+    deepeval_judge,
+    is_deepeval_judge,
+    template_prompts,
+)
 
 __all__ = ["SummarizationMetric", "SummarizationTemplate"]
 
@@ -79,9 +65,6 @@ _UPSTREAM_DEFAULTS: dict[str, Any] = {
     "truths_extraction_limit": None,
     "include_reason": True,
 }
-# Test cases measured at once per shared scorer and event loop, when max_concurrency is given.
-_SLOTS: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Any, dict[int, asyncio.Semaphore]]]
-_SLOTS = weakref.WeakKeyDictionary()
 
 
 class SummarizationMetric(BaseMetric):
@@ -98,7 +81,7 @@ class SummarizationMetric(BaseMetric):
     for slow servers, such as a local model that answers one request at a time.
     """
 
-    _required_params: ClassVar[list[Any]] = [_Params.INPUT, _Params.ACTUAL_OUTPUT]  # type: ignore[assignment]
+    _required_params: ClassVar[list[Any]] = [Params.INPUT, Params.ACTUAL_OUTPUT]  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -129,7 +112,7 @@ class SummarizationMetric(BaseMetric):
             n=n,
         )
         self.threshold = 1 if strict_mode else threshold
-        self.eval_mode = _llm_eval_mode(eval_mode)
+        self.eval_mode = llm_eval_mode(eval_mode)
         self.system_one_model = None  # deepeval builds none in its "llm" eval mode
         self.n = n
         self.include_reason = include_reason
@@ -140,7 +123,7 @@ class SummarizationMetric(BaseMetric):
         self.flaky = flaky
         self.evaluation_template = evaluation_template
         self.timeout = timeout
-        self.max_concurrency = _check_max_concurrency(max_concurrency)
+        self.max_concurrency = check_max_concurrency(max_concurrency)
         self.assessment_questions = assessment_questions or None
         custom = evaluation_template is not SummarizationTemplate
         if scorer is None:
@@ -150,9 +133,9 @@ class SummarizationMetric(BaseMetric):
             if max_concurrency is not None:
                 extensions["max_concurrency"] = max_concurrency
             if custom:
-                extensions["prompts"] = _template_prompts(evaluation_template)
+                extensions["prompts"] = template_prompts(evaluation_template)
             scorer = SummarizationScorer(
-                llm=_deepeval_judge(model, async_mode),
+                llm=deepeval_judge(model, async_mode),
                 preset="deepeval",
                 **options.as_dict(),
                 **extensions,
@@ -170,13 +153,13 @@ class SummarizationMetric(BaseMetric):
             if scorer.threshold is not None and threshold is not None:
                 checked["threshold"] = (self.threshold, scorer.threshold)
             check_scorer("SummarizationMetric", scorer, llm=("model", model), options=checked)
-            _check_extensions(scorer, timeout=timeout, max_concurrency=max_concurrency)
-            _check_template(scorer, evaluation_template, custom)
+            check_extensions(scorer, timeout=timeout, max_concurrency=max_concurrency)
+            check_template(scorer, evaluation_template, custom)
         self.scorer = scorer
         judge = scorer.judge
         # What deepeval's metric holds: the resolved model object (for deepeval's own checks, and
         # so that evaluate()'s copies name the same judge), whether it reports cost, its name.
-        deepeval_model = getattr(judge, "model", None) if _is_deepeval_judge(judge) else None
+        deepeval_model = getattr(judge, "model", None) if is_deepeval_judge(judge) else None
         if deepeval_model is not None:
             self.model = deepeval_model
             self.using_native_model = bool(getattr(judge, "native", False))
@@ -198,7 +181,7 @@ class SummarizationMetric(BaseMetric):
     ) -> float:
         """Score ``test_case`` (``input`` = source, ``actual_output`` = summary); sets ``score``,
         ``reason``, ``score_breakdown``, ``success``. Works inside a running event loop."""
-        _prepare(self, test_case)
+        prepare(self, test_case)
         with self._indicator(_show_indicator, _in_component, async_mode=False):
             self._apply(run_sync(self._score(test_case)))
         return self._final_score()
@@ -211,14 +194,14 @@ class SummarizationMetric(BaseMetric):
         **_: Any,
     ) -> float:
         """Async :meth:`measure`."""
-        _prepare(self, test_case)
+        prepare(self, test_case)
         with self._indicator(_show_indicator, _in_component, async_mode=True):
             self._apply(await self._score(test_case))
         return self._final_score()
 
     async def _score(self, test_case: LLMTestCase) -> SummaryResult:
         try:
-            async with _case_slot(self.scorer, self.max_concurrency):
+            async with case_slot(self.scorer, self.max_concurrency):
                 return await self.scorer._ascore(
                     test_case.input, test_case.actual_output, self.assessment_questions, _FIELDS
                 )
@@ -228,11 +211,7 @@ class SummarizationMetric(BaseMetric):
             raise
 
     def _indicator(self, show: bool, in_component: bool, *, async_mode: bool) -> Any:
-        if metric_progress_indicator is None:  # pragma: no cover
-            return contextlib.nullcontext()
-        return metric_progress_indicator(
-            self, async_mode=async_mode, _show_indicator=show, _in_component=in_component
-        )
+        return _progress_indicator(self, show, in_component, async_mode=async_mode)
 
     def _apply(self, result: SummaryResult) -> None:
         """Translate a SummaryResult into deepeval's metric attributes."""
@@ -288,138 +267,3 @@ class SummarizationMetric(BaseMetric):
     @property
     def __name__(self) -> str:
         return "Summarization"
-
-
-def _prepare(metric: SummarizationMetric, test_case: LLMTestCase) -> None:
-    """What deepeval does before measuring: check the test case, zero the cost counters."""
-    if getattr(test_case, "multimodal", False) and not _is_deepeval_model(metric.model):
-        raise ValueError(
-            f"SummarizationMetric: the test case is multimodal and the judge "
-            f"({metric.scorer.judge.name}) reads text only; pass a deepeval model that supports "
-            "multimodal input as model="
-        )
-    if prepare_measure is not None:
-        prepare_measure(metric, test_case)
-        return
-    # Older deepeval (covered by compat/matrix.py): the check's signature changed over releases.
-    import inspect  # pragma: no cover
-
-    from deepeval.metrics.utils import check_llm_test_case_params  # pragma: no cover
-
-    params = inspect.signature(check_llm_test_case_params).parameters  # pragma: no cover
-    if "input_image_count" in params:  # 3.7 to 4.2  # pragma: no cover
-        check_llm_test_case_params(
-            test_case,
-            metric._required_params,
-            None,
-            None,
-            metric,
-            metric.model,
-            getattr(test_case, "multimodal", False),
-        )
-    else:  # 3.0 to 3.6  # pragma: no cover
-        check_llm_test_case_params(test_case, metric._required_params, metric)
-    native = metric.using_native_model  # pragma: no cover
-    for counter in ("evaluation_cost", "input_tokens", "output_tokens"):  # pragma: no cover
-        setattr(metric, counter, 0 if native else None)
-
-
-def _llm_eval_mode(eval_mode: Any) -> Any:
-    """deepeval's ``eval_mode``, resolved as deepeval does; only "llm" (the default) is run.
-
-    An explicit "hybrid" or "system_one" (deepeval's experimental System One judge) raises; the
-    same mode set globally (DEEPEVAL_EVAL_MODE) runs this metric with its LLM judge, with a warning.
-    """
-    try:
-        from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
-    except ImportError:  # pragma: no cover - deepeval before eval modes
-        if eval_mode not in (None, "llm"):
-            raise ValueError(f"Unsupported eval_mode {eval_mode!r}. Valid values: llm.") from None
-        return None
-    mode = resolve_eval_mode(eval_mode)
-    if mode is EvalMode.LLM:
-        return mode
-    if eval_mode is not None:
-        raise ValueError(
-            f"summscore.deepeval.SummarizationMetric: eval_mode={mode.value!r} (deepeval's "
-            "experimental System One judge) is not supported; use eval_mode='llm'"
-        )
-    warnings.warn(
-        f"DEEPEVAL_EVAL_MODE={mode.value}: summscore's SummarizationMetric judges with its LLM "
-        "(deepeval's System One judge is not supported)",
-        UserWarning,
-        stacklevel=3,
-    )
-    return EvalMode.LLM
-
-
-def _check_max_concurrency(value: Any) -> int | None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ValueError(f"max_concurrency must be a positive integer or None, got {value!r}")
-    return value
-
-
-def _check_extensions(
-    scorer: SummarizationScorer, *, timeout: float | None, max_concurrency: int | None
-) -> None:
-    """timeout= and max_concurrency= beside scorer= must agree with the scorer's."""
-    current = {"timeout": scorer._policy.timeout, "max_concurrency": scorer.max_concurrency}
-    for name, value in (("timeout", timeout), ("max_concurrency", max_concurrency)):
-        if value is not None and value != current[name]:
-            raise ValueError(
-                f"SummarizationMetric: {name}={value!r} contradicts the scorer, which uses "
-                f"{name}={current[name]!r}; drop {name}= or build the scorer with it"
-            )
-
-
-def _template_prompts(template: Any) -> Any:
-    from .prompts.deepeval_upstream import UpstreamDeepEvalPrompts
-
-    return UpstreamDeepEvalPrompts(template=template)
-
-
-def _check_template(scorer: SummarizationScorer, template: Any, custom: bool) -> None:
-    """A custom evaluation_template beside scorer= must be the one the scorer's prompts use."""
-    used = getattr(scorer._prompt_set(), "template", None)
-    if used is None and not custom:
-        return
-    if used is not template:
-        raise ValueError(
-            f"SummarizationMetric: evaluation_template={getattr(template, '__name__', template)!r} "
-            f"is not the scorer's prompt set ({scorer.prompt_set}); drop evaluation_template= or "
-            "build the scorer with prompts=UpstreamDeepEvalPrompts(template=...)"
-        )
-
-
-def _case_slot(scorer: SummarizationScorer, limit: int | None) -> Any:
-    """A slot among ``limit`` test cases judged at once with ``scorer`` (metric copies share it)."""
-    if limit is None:
-        return contextlib.nullcontext()
-    loop = asyncio.get_running_loop()
-    per_loop = _SLOTS.setdefault(scorer, weakref.WeakKeyDictionary())
-    semaphores = per_loop.setdefault(loop, {})
-    if limit not in semaphores:
-        semaphores[limit] = asyncio.Semaphore(limit)
-    return semaphores[limit]
-
-
-def _is_deepeval_judge(judge: Any) -> bool:
-    from .judges.deepeval_model import DeepEvalJudge
-
-    return isinstance(judge, DeepEvalJudge)
-
-
-def _is_deepeval_model(model: Any) -> bool:
-    from .judges.deepeval_model import is_deepeval_model
-
-    return is_deepeval_model(model)
-
-
-def _deepeval_judge(model: Any, async_mode: bool) -> Any:
-    """A deepeval model (object, name or None: deepeval's default) as a judge; any other judge
-    the core accepts is passed through."""
-    from .judges.deepeval_model import DeepEvalJudge, is_deepeval_model
-
-    if model is None or isinstance(model, str) or is_deepeval_model(model):
-        return DeepEvalJudge(model, async_mode=async_mode)
-    return model

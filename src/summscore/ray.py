@@ -188,8 +188,6 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
         import ray
     except ImportError as exc:
         raise MissingExtraError("ray", "ray", "--engine ray", exc) from None
-    if args.report:
-        raise ValueError("--report is not available with --engine ray yet; drop one of them")
     path = Path(args.input)
     columns = Columns(
         args.source_column, args.summary_column, args.id_column, args.questions_column
@@ -200,7 +198,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     ids: list[Any] = []
     failed: dict[int, Any] = {}  # rows that cannot be scored, by index: their result
     items: list[dict[str, Any]] = []
-    for index, row in enumerate(read_rows(path, columns)):
+    for index, row in enumerate(read_rows(path, columns, encoding=args.encoding)):
         if args.limit is not None and index >= args.limit:
             break
         ids.append(row.id)

@@ -1,0 +1,58 @@
+"""The ``summscore`` command: score a file of summaries, write results and an HTML report.
+
+    summscore score examples/news.jsonl --report summscore-out/news.html
+
+The command line is built in :mod:`.parser`, the scoring options shared with ``serve`` turned
+into a scorer in :mod:`.scorer_options`, and the ``score`` command runs in :mod:`.score`; the
+service behind ``serve`` lives in :mod:`summscore.serve`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from ..errors import MissingExtraError
+from .parser import build_parser as build_parser
+from .score import run_score as run_score
+from .score import run_score_on_ray as run_score_on_ray
+from .scorer_options import add_scorer_options as add_scorer_options
+from .scorer_options import make_judge as make_judge
+from .scorer_options import make_scorer as make_scorer
+from .usage import EXIT_FAILED_ROWS as EXIT_FAILED_ROWS
+from .usage import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from .usage import EXIT_OK as EXIT_OK
+from .usage import EXIT_USAGE as EXIT_USAGE
+from .usage import UsageError as UsageError
+
+__all__ = ["main"]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``summscore serve``: the options are parsed here, the service lives in summscore.serve."""
+    from ..serve.command import run_serve as serve
+
+    try:
+        return serve(args, make_scorer)
+    except (ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        if args.command == "serve":
+            return run_serve(args)
+        if args.engine == "ray":
+            return run_score_on_ray(args)
+        return run_score(args)
+    except UsageError as exc:
+        message = textwrap.shorten(str(exc), width=600, placeholder=" ...")
+        print(f"summscore: error: {message}", file=sys.stderr)
+        return EXIT_USAGE

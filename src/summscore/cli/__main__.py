@@ -1,0 +1,7 @@
+"""``python -m summscore.cli``: the ``summscore`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

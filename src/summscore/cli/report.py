@@ -1,0 +1,281 @@
+"""``--report`` in constant memory: the cases go to disk as they finish, the HTML is written in
+passes over them.
+
+The page is the one :func:`summscore.report.render_report` makes for the same cases (a test
+holds them equal), but no pass keeps more than the worst page of cases: the figures come from
+one pass (the scores in a flat array of floats, 8 bytes a row), the worst cases' cards from a
+second, and the cards of every case, streamed into the page's JSON block, from a third.
+
+Where the cases come from: the local engine spools each finished row (its full result, with the
+evidence) to an unnamed temporary file (:class:`ReportSpool`); the Ray engine reads its results
+file back beside the input rows (:func:`cases_from_results`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import tempfile
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from .._report_assets import CSS, SCRIPT
+from ..datasets import Columns, read_results, read_rows
+from ..report import (
+    _COMPONENT_NAMES,
+    PAGE_SIZE,
+    ReportCase,
+    _case_html,
+    _controls,
+    _e,
+    _figures,
+    _histogram_svg,
+    _json_for_script,
+    _json_id,
+    _number,
+    _tables,
+    _well_formed,
+)
+from ..result import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
+from ..stats import BatchSummary, describe, failure_cause, histogram
+
+__all__ = ["ReportSpool", "cases_from_results", "source_text", "write_streamed_report"]
+
+Cases = Callable[[], Iterable[ReportCase]]
+"""Each call gives the cases again, from the start, in input order."""
+
+
+def source_text(value: Any) -> str | None:
+    """The source as the report shows it: a text, or a list of contexts one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(value)
+    return None
+
+
+class ReportSpool:
+    """The cases of a run on disk, one JSON line each, in an unnamed temporary file (gone when
+    closed, or when the process ends however it ends)."""
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self._file: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115 - closed by close()
+            "w+", encoding="utf-8", dir=directory, prefix=".summscore-report-"
+        )
+        self.count = 0
+
+    def add(self, case: ReportCase) -> None:
+        record = {
+            "id": case.id,
+            "source": case.source,
+            "summary": case.summary,
+            "result": case.result.model_dump(),
+        }
+        self._file.write(json.dumps(record, default=str) + "\n")  # \\u-escaped: any text
+        self.count += 1
+
+    def cases(self) -> Iterator[ReportCase]:
+        self._file.flush()
+        self._file.seek(0)
+        for line in self._file:
+            record = json.loads(line)
+            result = SummaryResult.model_validate(record["result"])
+            yield ReportCase(record["id"], record["source"], record["summary"], result)
+        self._file.seek(0, 2)  # later cases are appended
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def cases_from_results(input_path: Path, columns: Columns, encoding: str, results: Path) -> Cases:
+    """The cases of a run from its input file and its results file, row by row (both in input
+    order; the results file may stop early, after ``--limit`` rows). The results file keeps no claim verdicts or per-call detail: an
+    unsupported claim is shown as "unsupported", a missed question without its source answer."""
+
+    def cases() -> Iterator[ReportCase]:
+        pairs = zip(read_rows(input_path, columns, encoding=encoding), read_results(results))
+        for row, record in pairs:
+            yield ReportCase(
+                row.id, source_text(row.source), row.summary, result_from_record(record)
+            )
+
+    return cases
+
+
+def result_from_record(record: dict[str, Any]) -> SummaryResult:
+    """A result rebuilt from a results-file record: scores, provenance, reason, error, the claims
+    and questions it lists."""
+
+    def number(name: str) -> float | None:
+        value = record.get(name)
+        try:
+            return None if value is None or value == "" else float(value)
+        except (TypeError, ValueError):
+            return None
+
+    def texts(name: str) -> list[str]:
+        value = record.get(name)
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    def integer(name: str) -> int | None:
+        value = number(name)
+        return None if value is None or math.isnan(value) else int(value)
+
+    score = number("score")
+    reason, error = record.get("reason"), record.get("error")
+    return SummaryResult(
+        score=math.nan if score is None else score,
+        preset=str(record.get("preset") or "?"),
+        prompt_set=str(record.get("prompt_set") or "?"),
+        judge=str(record.get("judge") or "?"),
+        qa_score=number("qa_score"),
+        conciseness_score=number("conciseness_score"),
+        alignment_score=number("alignment_score"),
+        coverage_score=number("coverage_score"),
+        claims=[
+            ClaimVerdict(claim=c, verdict="unsupported", supported=False)
+            for c in texts("unsupported_claims")
+        ],
+        assessment=[
+            AssessmentAnswer(question=q, summary_answer="no", covered=False)
+            for q in texts("missed_questions")
+        ],
+        reason=reason if isinstance(reason, str) and reason else None,
+        error=error if isinstance(error, str) and error else None,
+        warnings=texts("warnings"),
+        threshold=number("threshold"),
+        usage=Usage(
+            judge_calls=integer("judge_calls") or 0,
+            input_tokens=integer("input_tokens"),
+            output_tokens=integer("output_tokens"),
+            cost=number("cost"),
+        ),
+    )
+
+
+class _Figures:
+    """What the page's head needs, gathered in one pass: ``summarize()`` in constant memory
+    (but for the scores, 8 bytes a row, for the exact quantiles)."""
+
+    def __init__(self, threshold: float | None) -> None:
+        self.scores = array("d")  # every score, NaN where none
+        self.scored = array("d")  # the scores of rows without error (NaN otherwise)
+        self.threshold = threshold
+        self.usage = Usage()
+        self.components: dict[str, list[float]] = {}  # name -> [sum, count]
+        self.causes: Counter[str] = Counter()
+        self.offline = True
+        self.first: SummaryResult | None = None
+
+    def add(self, result: SummaryResult) -> None:
+        if self.first is None:
+            self.first = result
+        if self.threshold is None and result.threshold is not None:
+            self.threshold = result.threshold
+        self.scores.append(result.score)
+        self.scored.append(result.score if result.ok else math.nan)
+        self.usage.add(result.usage)
+        for name, value in result.components().items():
+            if not math.isnan(value):
+                total = self.components.setdefault(name, [0.0, 0])
+                total[0] += value
+                total[1] += 1
+        if result.error:
+            self.causes[failure_cause(result.error)] += 1
+        self.offline = self.offline and result.judge == "lexical"
+
+    def summary(self, top: float) -> BatchSummary:
+        threshold = 0.5 * top if self.threshold is None else self.threshold
+        return BatchSummary(
+            scores=describe(self.scores),
+            threshold=threshold,
+            passed=sum(1 for value in self.scored if value >= threshold),
+            components={name: total / count for name, (total, count) in self.components.items()},
+            causes=sorted(self.causes.items(), key=lambda item: (-item[1], item[0])),
+            usage=self.usage,
+            offline=bool(self.scores) and self.offline,
+        )
+
+    def worst(self) -> list[int]:
+        """The indices of the worst page: no score first, then the lowest, ties in input order."""
+        keys = (
+            (not math.isnan(s), 0.0 if math.isnan(s) else s, i) for i, s in enumerate(self.scores)
+        )
+        return [key[2] for key in heapq.nsmallest(PAGE_SIZE, keys)]
+
+
+def write_streamed_report(
+    path: str | Path,
+    cases: Cases,
+    *,
+    title: str = "summscore report",
+    meta: dict[str, Any] | None = None,
+    top: float = 1.0,
+    threshold: float | None = None,
+) -> Path:
+    """Write the report of ``cases`` to ``path`` (see the module's docstring); returns the path."""
+    figures = _Figures(threshold)
+    for case in cases():
+        figures.add(case.result)
+    summary = figures.summary(top)
+    info = dict(meta or {})
+    info.setdefault("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    if figures.first is not None:
+        info.setdefault("preset", figures.first.preset)
+        info.setdefault("judge", figures.first.judge)
+        info.setdefault("prompt set", figures.first.prompt_set)
+    components = [n for n in _COMPONENT_NAMES if n in summary.components]
+    total = len(figures.scores)
+    worst = figures.worst()
+    wanted = set(worst)
+    cards = {
+        index: _case_html(case, index, top, summary.threshold)
+        for index, case in enumerate(cases())
+        if index in wanted
+    }
+    static = "\n".join(cards[i] for i in worst)
+    del cards
+    note = (
+        f'<p class="nojs" id="nojs">The {len(worst)} worst of {total:,} cases; '
+        "open this file in a browser with JavaScript to sort, filter and page through all.</p>"
+        if total > PAGE_SIZE
+        else ""
+    )
+    meta_line = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in info.items())
+    head = (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{_e(title)}</title>'
+        f"<style>{CSS}</style></head><body>\n"
+        f'<h1>{_e(title)}</h1><p class="meta">{meta_line}</p>\n'
+        f"{_figures(summary)}\n"
+        f"<h2>Score distribution</h2>{_histogram_svg(histogram(figures.scores, top=top), top)}\n"
+        f"{_tables(summary)}\n"
+        f"<h2>Cases</h2>\n{_controls(components)}\n{note}"
+        f'<div id="cases">{static}</div>\n'
+        '<script type="application/json" id="summscore-data">'
+        f'{{"pageSize":{_json_for_script(PAGE_SIZE)},"cases":['
+    )
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8") as out:
+        out.write(_well_formed(head))
+        for index, case in enumerate(cases()):
+            result = case.result
+            item = {
+                "id": _json_id(case.id),
+                "s": _number(result.score),
+                "c": {k: _number(v) for k, v in result.components().items()},
+                "e": not result.ok,
+                "p": result.ok and result.score >= summary.threshold,
+                "u": len(result.unsupported_claims),
+                "m": len(result.missed_questions),
+                "h": _case_html(case, index, top, summary.threshold),
+            }
+            out.write(("," if index else "") + _well_formed(_json_for_script(item)))
+        out.write(f']}}</script>\n<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n')
+    return target

@@ -1,0 +1,279 @@
+"""``summscore score``: read the rows of a file, score them, write the results (and a report).
+
+Rows are read lazily and written in input order as soon as they are scored, so an interrupted
+run keeps what it finished. A row that fails (unreadable, bad input, judge error) is written with
+its error and the exit code is 1; no row is dropped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .._records import FORMATS, count_records
+from .._scorefile import ResumeState, RunSink, _from_record, print_summary, score_rows
+from ..datasets import Columns, ResultWriter, Row, is_results_file, open_rows
+from ..errors import MissingExtraError
+from ..report import ReportCase
+from ..result import SummaryResult
+from ..scorer import SummarizationScorer
+from .report import ReportSpool, cases_from_results, source_text, write_streamed_report
+from .scorer_options import make_scorer
+from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
+
+__all__ = ["run_score", "run_score_on_ray"]
+
+
+def _default_out(path: Path) -> Path:
+    name = path.name
+    for suffix in (".gz", *FORMATS):
+        name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
+    return Path("summscore-out") / f"{name}.results.jsonl"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
+    """Nothing the user has is overwritten: not the input, not a file summscore did not write."""
+    if out is None:
+        if args.resume:
+            raise UsageError("--resume needs a results file, not --out -")
+        return
+    if _same_file(out, path):
+        raise UsageError(f"--out {out} is the input file; name another results file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
+    if args.resume and out.exists() and not is_results_file(out):
+        raise UsageError(f"--resume: {out} is not a summscore results file")
+    if out.exists() and not args.force and not is_results_file(out):
+        raise UsageError(
+            f"--out {out} exists and is not a summscore results file; "
+            "pass --force to replace it, or name another file"
+        )
+    _check_report(args, path, out)
+
+
+def _check_report(args: argparse.Namespace, path: Path, out: Path) -> None:
+    if args.report:
+        report = Path(args.report)
+        if _same_file(report, path) or _same_file(report, out):
+            raise UsageError(f"--report {report} is the input or the results file")
+        if report.exists() and not args.force and not _is_report(report):
+            raise UsageError(
+                f"--report {report} exists and is not a summscore report; "
+                "pass --force to replace it"
+            )
+
+
+def _check_report_suffix(args: argparse.Namespace) -> None:
+    if args.report and Path(args.report).suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"--report {args.report}: the report is an .html file")
+
+
+def _is_report(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return not head.strip() or b"summscore" in head
+
+
+def _tmp_path(out: Path) -> Path:
+    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
+
+
+def run_score(args: argparse.Namespace) -> int:
+    path = Path(args.input)
+    if args.limit is not None and args.limit < 0:
+        raise UsageError("--limit must be 0 or more")
+    columns = Columns(
+        source=args.source_column,
+        summary=args.summary_column,
+        id=args.id_column,
+        questions=args.questions_column,
+    )
+    to_stdout = args.out == "-"
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
+    _check_report_suffix(args)
+    try:
+        reader = open_rows(path, columns, encoding=args.encoding)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+    _check_out(args, path, out)
+    rows = iter(reader)
+    first = next(rows, None)
+    if first is None:
+        raise UsageError(f"{path}: the file has no rows")
+    used = reader.columns
+    print(
+        f"summscore: {path.name}: source column {used.source!r}, summary column "
+        f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
+        file=sys.stderr,
+    )
+    scorer = make_scorer(args)
+    resume = None
+    if args.resume and out is not None and out.exists() and out.stat().st_size:
+        try:
+            resume = ResumeState.load(out)
+        except (OSError, ValueError, MissingExtraError) as exc:
+            raise UsageError(f"--resume: cannot read {out} ({exc})") from None
+    target = _tmp_path(out) if resume is not None and out is not None else out
+    try:
+        writer = ResultWriter("-" if target is None else target)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(f"--out: {exc}") from None
+    top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
+    spool = ReportSpool(_report_dir(args.report)) if args.report else None
+    sink = _ReportingSink(writer, model=args.model, top=top, resume=resume, spool=spool)
+    total = None
+    if not args.no_progress:
+        total = count_records(path, args.encoding)
+        total = min(total, args.limit) if total is not None and args.limit is not None else total
+    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit), sink, total)
+    if target != out and target is not None and out is not None:
+        os.replace(target, out)
+    where = "stdout" if out is None else str(out)
+    if interrupted:
+        print(f"summscore: interrupted; the rows finished so far are in {where}", file=sys.stderr)
+    else:
+        print_summary(sink, scorer, sys.stderr)
+        print(f"results: {where}", file=sys.stderr)
+    if spool is not None:
+        meta = {"input": str(path), "rows": sink.written}
+        if interrupted:
+            meta["interrupted"] = "yes: the rows finished so far"
+        try:
+            report = write_streamed_report(
+                args.report,
+                spool.cases,
+                title=f"summscore report: {path.name}",
+                meta=meta,
+                top=top,
+            )
+        finally:
+            spool.close()
+        print(f"report:  {report}", file=sys.stderr)
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return EXIT_FAILED_ROWS if sink.stats.failed else EXIT_OK
+
+
+class _ReportingSink(RunSink):
+    """The run's sink, which also spools each finished row for ``--report`` (to disk, so memory
+    stays flat however many rows the report shows)."""
+
+    def __init__(
+        self,
+        writer: ResultWriter,
+        *,
+        model: str | None,
+        top: float,
+        resume: ResumeState | None,
+        spool: ReportSpool | None,
+    ) -> None:
+        super().__init__(writer, model=model, top=top, keep_for_report=False, resume=resume)
+        self.spool = spool
+
+    def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
+        super().emit(row, outcome)
+        if self.spool is not None:
+            result = outcome if isinstance(outcome, SummaryResult) else _from_record(outcome)
+            self.spool.add(ReportCase(row.id, source_text(row.source), row.summary, result))
+
+
+def _report_dir(report: str) -> Path:
+    """Where the report's spool lives while the run goes: beside the report (not /tmp, which may
+    be a small RAM disk)."""
+    folder = Path(report).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _run(
+    args: argparse.Namespace,
+    scorer: SummarizationScorer,
+    rows: Iterator[Row],
+    sink: RunSink,
+    total: int | None,
+) -> bool:
+    """Score every row into ``sink``; True when the user interrupted the run (Ctrl-C)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(
+        total=total,
+        desc="scoring",
+        unit="row",
+        file=sys.stderr,
+        disable=args.no_progress,
+        dynamic_ncols=True,
+    )
+    interrupted = False
+    try:
+        asyncio.run(score_rows(scorer, rows, sink, bar))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+        sink.finish(interrupted)
+        sink.writer.close()
+    return interrupted
+
+
+def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
+    yield first
+    yield from rest
+
+
+def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
+    if limit is None:
+        yield from rows
+        return
+    for count, row in enumerate(rows):
+        if count >= limit:
+            return
+        yield row
+
+
+def run_score_on_ray(args: argparse.Namespace) -> int:
+    """``score --engine ray``: the rows are scored by actors (see summscore.ray); ``--report``
+    reads the results file back after the run, beside the input."""
+    from ..ray import run_score_file
+
+    path = Path(args.input)
+    if args.out == "-" and args.report:
+        raise UsageError("--report with --engine ray reads the results back: name an --out file")
+    out = Path(args.out) if args.out else _default_out(path)
+    _check_report_suffix(args)
+    _check_report(args, path, out)
+    try:
+        code = run_score_file(argparse.Namespace(**{**vars(args), "out": str(out)}), make_scorer)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+    if args.report:
+        columns = Columns(
+            source=args.source_column,
+            summary=args.summary_column,
+            id=args.id_column,
+            questions=args.questions_column,
+        )
+        top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
+        report = write_streamed_report(
+            args.report,
+            cases_from_results(path, columns, args.encoding, out),
+            title=f"summscore report: {path.name}",
+            meta={"input": str(path), "engine": "ray"},
+            top=top,
+        )
+        print(f"report:  {report}", file=sys.stderr)
+    return code

@@ -1,0 +1,29 @@
+"""What every command shares: the exit statuses, the usage error, the argument parser class."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = [
+    "EXIT_FAILED_ROWS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CommandParser",
+    "UsageError",
+]
+
+EXIT_OK, EXIT_FAILED_ROWS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """A problem with the command line or the environment; exit status 2."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """argparse, with bad usage exiting with the CLI's usage status (2) after the usage line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")

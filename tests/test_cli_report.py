@@ -1,0 +1,129 @@
+"""--report in constant memory: the streamed page is render_report's page; the cases spool to
+disk with their evidence; the report reads a results file back (the Ray engine's way)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+from summscore.cli import main
+from summscore.cli.report import (
+    ReportSpool,
+    cases_from_results,
+    result_from_record,
+    write_streamed_report,
+)
+from summscore.datasets import Columns, output_row
+from summscore.report import PAGE_SIZE, render_report
+
+from .report_data import cases
+
+META = {"input": "runs.jsonl", "generated": "2026-11-23 12:00 UTC"}
+
+
+def _data(page: str) -> dict:
+    match = re.search(
+        r'<script type="application/json" id="summscore-data">(.*?)</script>', page, re.S
+    )
+    assert match
+    return json.loads(match.group(1))
+
+
+def test_the_streamed_report_is_the_page_render_report_makes(tmp_path: Path) -> None:
+    batch = cases(3 * PAGE_SIZE + 7)  # failures, highlights, markup, a lone surrogate
+    for top in (1.0, 10.0):
+        path = write_streamed_report(
+            tmp_path / "r.html", lambda: iter(batch), title="t", meta=META, top=top
+        )
+        expected = render_report(batch, title="t", meta=META, top=top)
+        assert path.read_text(encoding="utf-8") == expected
+
+
+def test_an_empty_run_and_a_given_threshold_render_as_render_report_does(tmp_path: Path) -> None:
+    path = write_streamed_report(tmp_path / "empty.html", lambda: [], meta=META)
+    assert path.read_text(encoding="utf-8") == render_report([], meta=META)
+    few = cases(5)
+    path = write_streamed_report(tmp_path / "few.html", lambda: few, meta=META, threshold=0.9)
+    assert path.read_text(encoding="utf-8") == render_report(few, meta=META, threshold=0.9)
+
+
+def test_the_spool_gives_back_every_case_with_its_evidence_as_often_as_asked() -> None:
+    batch = cases(40)
+    spool = ReportSpool()
+    try:
+        for case in batch[:20]:
+            spool.add(case)
+        assert [c.id for c in spool.cases()] == [c.id for c in batch[:20]]
+        for case in batch[20:]:  # more cases after a pass: appended, not overwritten
+            spool.add(case)
+        for _ in range(2):
+            back = list(spool.cases())
+            assert [(c.id, c.source, c.summary) for c in back] == [
+                (c.id, c.source, c.summary) for c in batch
+            ]
+            for got, want in zip(back, batch):
+                assert got.result.unsupported_claims == want.result.unsupported_claims
+                assert got.result.usage == want.result.usage
+                assert got.result.error == want.result.error
+                assert math.isnan(got.result.score) == math.isnan(want.result.score)
+    finally:
+        spool.close()
+
+
+def test_a_report_read_back_from_a_results_file_shows_what_the_file_holds(
+    tmp_path: Path,
+) -> None:
+    batch = cases(12)
+    data, results = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    with data.open("w", encoding="utf-8") as handle:
+        for c in batch:
+            handle.write(json.dumps({"id": c.id, "source": c.source, "summary": c.summary}) + "\n")
+    with results.open("w", encoding="utf-8") as handle:
+        for c in batch[:10]:  # the run stopped after 10 rows (--limit): 10 cases
+            handle.write(json.dumps(output_row(c.id, c.result)) + "\n")
+    read = list(cases_from_results(data, Columns(), "utf-8", results)())
+    assert [c.id for c in read] == [c.id for c in batch[:10]]
+    for got, want in zip(read, batch):
+        assert got.summary == want.summary and got.source == want.source
+        assert got.result.error == want.result.error
+        assert got.result.components() == want.result.components()
+        assert [c.claim for c in got.result.unsupported_claims] == [
+            c.claim for c in want.result.unsupported_claims
+        ]
+        assert got.result.missed_questions == want.result.missed_questions
+        assert got.result.usage.judge_calls == want.result.usage.judge_calls
+        assert got.result.ok == want.result.ok
+        if want.result.ok:
+            assert got.result.score == want.result.score
+    page = write_streamed_report(
+        tmp_path / "r.html", cases_from_results(data, Columns(), "utf-8", results), meta=META
+    ).read_text(encoding="utf-8")
+    assert [c["id"] for c in _data(page)["cases"]] == [c.id for c in batch[:10]]
+
+
+def test_a_csv_results_record_reads_back_as_numbers() -> None:
+    result = result_from_record(
+        {"score": "0.25", "coverage_score": "0.5", "judge_calls": "3", "cost": "", "error": ""}
+    )
+    assert result.score == 0.25 and result.coverage_score == 0.5 and result.ok
+    assert result.usage.judge_calls == 3 and result.usage.cost is None
+
+
+def test_the_cli_report_with_results_on_stdout_holds_every_row(tmp_path: Path) -> None:
+    data = tmp_path / "rows.jsonl"
+    rows = [
+        {"id": f"r{i}", "source": f"The council of Leeds approved {i} homes.", "summary": s}
+        for i, s in enumerate(["Leeds approved homes.", " ", "Porto approved 9 homes."] * 25)
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    report = tmp_path / "out" / "report.html"
+    args = ["score", str(data), "--out", "-", "--report", str(report), "--no-progress"]
+    code = main([*args, "--workers", "1"])
+    assert code == 1  # the blank summaries fail, and are in the report with their error
+    page = report.read_text(encoding="utf-8")
+    shown = _data(page)["cases"]
+    assert [c["id"] for c in shown] == [r["id"] for r in rows]
+    assert sum(1 for c in shown if c["e"]) == 25
+    assert list((tmp_path / "out").iterdir()) == [report]  # the spool left nothing behind
