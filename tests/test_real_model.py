@@ -18,16 +18,35 @@ GGUF = os.environ.get("SUMMSCORE_REAL_MODEL_GGUF")
 PYTHON = os.environ.get("SUMMSCORE_LLAMA_PYTHON")
 PAIRS = int(os.environ.get("SUMMSCORE_REAL_MODEL_PAIRS", "6"))
 BUDGET = float(os.environ.get("SUMMSCORE_REAL_MODEL_BUDGET", "1200"))  # seconds, all systems
+# Which systems to run, separated by ";" (names as in compat.real_model's table); all by default.
+SYSTEMS = [s for s in os.environ.get("SUMMSCORE_REAL_MODEL_SYSTEMS", "").split(";") if s.strip()]
+CLI = os.environ.get("SUMMSCORE_REAL_MODEL_CLI", "1") != "0"
 
 
 @pytest.mark.skipif(not (GGUF and PYTHON), reason="needs SUMMSCORE_REAL_MODEL_GGUF and _PYTHON")
 def test_summscore_scores_every_row_upstream_scores_on_a_real_model() -> None:
-    from compat.real_model import LlamaServer, run_suite, table
+    from compat.real_model import LlamaServer, SystemRun, run_suite, table
     from compat.real_model_cases import select
 
     assert GGUF and PYTHON
+
+    def progress(run: SystemRun) -> None:
+        print("\n" + table([run]).splitlines()[-1], flush=True)
+        for outcome in run.outcomes:
+            if outcome.error:
+                print(f"  {outcome.id}: {outcome.error}", flush=True)
+
+    systems = [s.strip() for s in SYSTEMS] or None
+    count = (len(systems) if systems else 7) + CLI
     with LlamaServer(GGUF, PYTHON) as server:
-        runs = run_suite(server.url, pairs=select(PAIRS), budget=BUDGET / 8)
+        runs = run_suite(
+            server.url,
+            pairs=select(PAIRS),
+            systems=systems,
+            cli=CLI,
+            budget=BUDGET / count,
+            on_run=progress,
+        )
     report = table(runs)
     out = Path("summscore-out")
     out.mkdir(exist_ok=True)
@@ -38,6 +57,8 @@ def test_summscore_scores_every_row_upstream_scores_on_a_real_model() -> None:
         ("ragas (upstream)", "summscore ragas, upstream prompts"),
         ("deepeval (upstream)", "summscore deepeval, upstream prompts"),
     ):
+        if upstream not in by_name or ours not in by_name:
+            continue
         theirs = {o.id: o for o in by_name[upstream].outcomes}
         for outcome in by_name[ours].outcomes:
             if outcome.skipped or theirs[outcome.id].skipped:
