@@ -147,3 +147,14 @@ def test_a_client_that_is_not_the_sdk_is_called_through_create() -> None:
         chat = Chat()
 
     assert not OpenAIJudge(Duck(), "judge-model")._lean
+
+
+async def test_a_reply_in_content_parts_is_read_as_its_text() -> None:
+    body = completion("")
+    body["choices"][0]["message"]["content"] = [
+        {"type": "text", "text": '{"answers": '},
+        {"type": "text", "text": '["1"]}'},
+    ]
+    server = Server(lambda _: httpx.Response(200, json=body))
+    reply = await OpenAIJudge(client(server), "judge-model").complete(REQUEST)
+    assert reply.output == '{"answers": ["1"]}'

@@ -192,6 +192,10 @@ class OpenAIJudge:
                         content = function.get("arguments") or ""
         usage = data.get("usage")
         usage = usage if isinstance(usage, dict) else {}
+        if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
+            content = "".join(
+                str(part.get("text") or "") for part in content if isinstance(part, dict)
+            )
         return self._judge_reply(
             content if isinstance(content, str) else str(content),
             _int_or_none(usage.get("prompt_tokens")),
