@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -37,10 +38,7 @@ def extract_json(text: str, *, allow_truncated: bool = False) -> Any:
     cleaned = _THINK.sub("", text).strip().lstrip("\ufeff")
     if not cleaned:
         raise JudgeOutputError("the judge returned an empty reply")
-    candidates = [cleaned]
-    candidates += [m.group(1).strip() for m in _FENCE.finditer(cleaned)]
-    candidates += _balanced_spans(cleaned, allow_truncated=allow_truncated)
-    for candidate in candidates:
+    for candidate in _candidates(cleaned, allow_truncated):
         value = _loads(candidate)
         if value is not _NOTHING and isinstance(value, (dict, list)):
             return value
@@ -49,6 +47,15 @@ def extract_json(text: str, *, allow_truncated: bool = False) -> Any:
 
 
 _NOTHING = object()
+
+
+def _candidates(cleaned: str, allow_truncated: bool) -> Iterator[str]:
+    """The whole reply, then each fenced block, then each bracketed span, produced lazily: most
+    replies are plain JSON, and scanning for spans costs more than parsing them."""
+    yield cleaned
+    for match in _FENCE.finditer(cleaned):
+        yield match.group(1).strip()
+    yield from _balanced_spans(cleaned, allow_truncated=allow_truncated)
 
 
 def _loads(candidate: str) -> Any:

@@ -58,6 +58,9 @@ _PLACEHOLDERS = frozenset(
 )
 _registered: set[str] = set()
 _lock = threading.Lock()
+_version = 0  # bumped by every new registration
+# (registration version, environment snapshot, the secrets they give): rebuilt when either changes.
+_known_cache: tuple[int, Any, frozenset[str]] | None = None
 
 
 def register_secret(value: Any) -> None:
@@ -74,9 +77,11 @@ def register_secret(value: Any) -> None:
         value = value[7:].strip()
     if len(value) < _MIN_SECRET or value.lower() in _PLACEHOLDERS:
         return
+    global _version
     with _lock:
         if value not in _registered:
             _registered.add(value)
+            _version += 1
     install_log_redaction()
 
 
@@ -156,10 +161,27 @@ def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
+def _environment_snapshot() -> Any:
+    """The environment as it is now, compared cheaply: the raw (undecoded) pairs where the
+    platform keeps them, so checking for a change costs a C-level copy, not a decode of each."""
+    raw = getattr(os.environ, "_data", None)
+    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
+
+
 def _known_secrets() -> frozenset[str]:
+    """Registered and environment secrets. Every reply is masked with these, so the set (and the
+    pattern built from it) is reused until a secret is registered or the environment changes."""
+    global _known_cache
+    snapshot = _environment_snapshot()
+    cached = _known_cache
+    if cached is not None and cached[0] == _version and cached[1] == snapshot:
+        return cached[2]
     with _lock:
+        version = _version
         literal = list(_registered)
-    return frozenset({*literal, *_env_secrets()})
+    known = frozenset({*literal, *_env_secrets()})
+    _known_cache = (version, snapshot, known)
+    return known
 
 
 @functools.lru_cache(maxsize=32)

@@ -5,6 +5,14 @@ LM Studio) through the client's ``base_url``. Structured output is negotiated on
 JSON-schema ``response_format`` first; if the server rejects it, JSON mode; if that is rejected too,
 plain text, which the core parses. Retries belong to summscore's retry loop, so the client's own
 retries are switched off on the copy this judge uses.
+
+Requests to an ``openai.OpenAI`` / ``openai.AsyncOpenAI`` whose ``chat.completions.create`` is the
+SDK's own go through the client's ``post`` with the finished JSON body, and the reply is read as
+JSON: the same request through the same client (base URL, default headers and query, API key or
+key provider, timeout, ``http_client`` and its event hooks, Azure's deployment routing), without
+the SDK's per-call walk of the typed parameters and its ``ChatCompletion`` model, which cost
+several milliseconds of CPU per call. A ``create`` replaced by a tracing library (langfuse,
+opik, ...) is called as before, so what it records is unchanged.
 """
 
 from __future__ import annotations
@@ -12,7 +20,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import json
+import os
 import threading
+import types
 import weakref
 from typing import Any, Literal
 from urllib.parse import urlparse
@@ -94,6 +105,8 @@ class OpenAIJudge:
         self.cost_per_output_token = cost_per_output_token
         self.extra_body = dict(extra_body or {})
         self._auto = response_format == "auto"
+        self._lean = _posts_directly(self._client)
+        self._post_options: dict[str, Any] = _post_options(timeout) if self._lean else {}
         self.base_url = str(getattr(client, "base_url", "") or "")
         self._server_key = (self.base_url, model)
         remembered = _negotiated.get(self._server_key) if self._auto else None
@@ -112,8 +125,10 @@ class OpenAIJudge:
         messages.append({"role": "user", "content": request.prompt})
         while True:
             mode = self._format
-            kwargs = self._request_kwargs(request, messages, mode)
             try:
+                if self._lean:
+                    return self._reply_from_body(await self._post(request, messages, mode))
+                kwargs = self._request_kwargs(request, messages, mode)
                 if self._async:
                     client = self._client_for_this_loop()
                     response = await client.chat.completions.create(**kwargs)
@@ -131,6 +146,61 @@ class OpenAIJudge:
             # Raised outside the except block: the SDK's exception (and the raw error body it
             # quotes) is not even reachable through __context__.
             raise error
+
+    async def _post(
+        self, request: JudgeRequest, messages: list[dict[str, str]], mode: str
+    ) -> dict[str, Any]:
+        """Send the finished body through the client's own ``post``; the reply's JSON body."""
+        body: dict[str, Any] = {"messages": messages, "model": self.model}
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        body.update(self.extra_body)  # as the SDK merges extra_body: last, over the rest
+        if mode == "json_schema":
+            body["response_format"] = _json_schema_format(request.schema)
+        elif mode == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        raw_response = _raw_response_type()
+        if self._async:
+            raw = await self._client_for_this_loop().post(
+                "/chat/completions", cast_to=raw_response, body=body, options=self._post_options
+            )
+        else:
+            raw = await asyncio.to_thread(
+                self._client.post,
+                "/chat/completions",
+                cast_to=raw_response,
+                body=body,
+                options=self._post_options,
+            )
+        data = json.loads(raw.content)
+        return data if isinstance(data, dict) else {}
+
+    def _reply_from_body(self, data: dict[str, Any]) -> JudgeReply:
+        """:meth:`_reply` for the JSON body of a chat completion (read as leniently as the SDK)."""
+        content: Any = ""
+        choices = data.get("choices")
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            message = choices[0].get("message")
+            if isinstance(message, dict):
+                content = message.get("content") or ""
+                calls = message.get("tool_calls")
+                if not content and isinstance(calls, list) and calls:
+                    function = calls[0].get("function") if isinstance(calls[0], dict) else None
+                    if isinstance(function, dict):
+                        content = function.get("arguments") or ""
+        usage = data.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}, ...]
+            content = "".join(
+                str(part.get("text") or "") for part in content if isinstance(part, dict)
+            )
+        return self._judge_reply(
+            content if isinstance(content, str) else str(content),
+            _int_or_none(usage.get("prompt_tokens")),
+            _int_or_none(usage.get("completion_tokens")),
+        )
 
     def _client_for_this_loop(self) -> Any:
         """The async client for the running event loop. An httpx connection pool belongs to the
@@ -209,6 +279,11 @@ class OpenAIJudge:
         usage = getattr(response, "usage", None)
         prompt_tokens = getattr(usage, "prompt_tokens", None)
         completion_tokens = getattr(usage, "completion_tokens", None)
+        return self._judge_reply(content, prompt_tokens, completion_tokens)
+
+    def _judge_reply(
+        self, content: str, prompt_tokens: int | None, completion_tokens: int | None
+    ) -> JudgeReply:
         cost = None
         if (
             self.cost_per_input_token is not None
@@ -239,6 +314,75 @@ class OpenAIJudge:
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(name={self.name!r}, response_format={self._format!r})"
+
+
+def _posts_directly(client: Any) -> bool:
+    """May requests skip ``chat.completions.create``? Only for the SDK's own clients whose
+    ``create`` and ``post`` are the SDK's, unwrapped (SUMMSCORE_OPENAI_SDK_PATH=1 forbids it)."""
+    if os.environ.get("SUMMSCORE_OPENAI_SDK_PATH", "") not in ("", "0"):
+        return False
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - openai is a dependency
+        return False
+    if not isinstance(client, (openai.OpenAI, openai.AsyncOpenAI)):
+        return False
+    try:
+        create = client.chat.completions.create
+    except Exception:
+        return False
+    post = getattr(client, "post", None)
+    return all(
+        isinstance(method, types.MethodType) and _defined_in_openai(method.__func__)
+        for method in (create, post)
+    )
+
+
+def _defined_in_openai(function: Any) -> bool:
+    """Is ``function``, and every function it wraps, defined inside the openai package?"""
+    import openai
+
+    root = os.path.dirname(openai.__file__ or "") + os.sep
+    for _ in range(8):
+        code = getattr(function, "__code__", None)
+        if not isinstance(function, types.FunctionType) or code is None:
+            return False
+        if not code.co_filename.startswith(root):
+            return False
+        function = getattr(function, "__wrapped__", None)
+        if function is None:
+            return True
+    return False
+
+
+def _post_options(timeout: float | None) -> dict[str, Any]:
+    """The request options ``chat.completions.create`` passes to ``post``."""
+    options: dict[str, Any] = {}
+    if timeout is not None:
+        options["timeout"] = timeout
+    try:
+        from openai._models import FinalRequestOptions
+
+        fields = FinalRequestOptions.model_fields
+    except (ImportError, AttributeError):  # pragma: no cover - a much older or newer SDK
+        fields = {}
+    if "security" in fields:  # openai >= 2.x: create() sends the bearer key, not the admin key
+        options["security"] = {"bearer_auth": True}
+    return options
+
+
+@functools.cache
+def _raw_response_type() -> Any:
+    """The response class of the HTTP library the installed openai is built on (httpx for openai
+    1.x and 2.x, httpx2 for 3.x): given as ``cast_to``, the SDK returns the response unparsed."""
+    from openai import _base_client
+
+    http = getattr(_base_client, "httpx", None) or getattr(_base_client, "httpx2", None)
+    return http.Response if http is not None else None
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _is_async_client(client: Any) -> bool:

@@ -14,6 +14,8 @@ metric, or ragas's ``set_prompts()``, changes what the judge is sent, as in raga
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -112,7 +114,7 @@ class UpstreamRagasPrompts:
         return kp, q, a
 
     def signature(self) -> tuple[Any, ...]:
-        return tuple(prompt_signature(p) for p in self.prompts)
+        return tuple(_cached_signature(p) for p in self.prompts)
 
     @property
     def customised(self) -> bool:
@@ -129,8 +131,8 @@ class UpstreamRagasPrompts:
             process = getattr(prompt, "process_input", None)
             if process is not None:
                 data = process(data)
-            return Rendered(lambda: prompt.to_string(data), prompt.output_model)
-        return Rendered(lambda: prompt.to_string(data), schema)
+            return Rendered(lambda: render(prompt, data), prompt.output_model)
+        return Rendered(lambda: render(prompt, data), schema)
 
     def keyphrases(self, text: str) -> Rendered:
         prompt = self.prompts[0]
@@ -156,3 +158,127 @@ class UpstreamRagasPrompts:
         return self._render(
             prompt, model(summary=summary, questions=list(questions)), m.AnswersGenerated
         )
+
+
+# ----------------------------------------------------------------- rendering at the cost of a join
+#
+# ragas's to_string rebuilds the whole prompt on every call: the output model's JSON schema and
+# every few-shot example are serialised again (about a millisecond of CPU per judge call). Only
+# the input changes between calls, and ragas's own to_string methods put it in the text as
+# ``data.model_dump_json(...)`` and nowhere else. So a prompt is rendered once around a marker
+# input, and later renderings join that frame's two halves around the real input's JSON: the same
+# text, byte for byte. The frame is rebuilt when what it was built from is replaced (the prompt
+# object, its instruction, output model, language or examples list). Prompt classes with a
+# to_string of their own are rendered by it, every time.
+
+
+class _Frame:
+    """A prompt rendered around a marker input (``head`` + input JSON + ``tail``); ``head`` is
+    None for a prompt that does not fit a frame."""
+
+    __slots__ = ("dump_kwargs", "head", "key", "tail")
+
+    def __init__(
+        self,
+        key: tuple[Any, ...],
+        head: str | None = None,
+        tail: str = "",
+        dump_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        self.key = key
+        self.head = head
+        self.tail = tail
+        self.dump_kwargs = dump_kwargs or {}
+
+
+class _MarkerInput:
+    """Stands in for a prompt's input while its frame is rendered; records how it was dumped."""
+
+    TEXT = "\x00summscore-ragas-input\x00"
+
+    def __init__(self) -> None:
+        self.calls: list[dict[str, Any]] = []
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        self.calls.append(kwargs)
+        return self.TEXT
+
+
+_frames: weakref.WeakKeyDictionary[Any, _Frame] = weakref.WeakKeyDictionary()
+_signatures: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], tuple[Any, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@functools.cache
+def _stock_renderers() -> tuple[Any, ...]:
+    """ragas's own to_string methods, the ones known to embed the input once, as its JSON."""
+    found: list[Any] = []
+    try:
+        from ragas.prompt.metrics.base_prompt import BasePrompt
+
+        found.append(BasePrompt.to_string)
+    except ImportError:
+        pass
+    try:
+        from ragas.prompt.pydantic_prompt import PydanticPrompt
+
+        found.append(PydanticPrompt.to_string)
+    except ImportError:
+        pass
+    return tuple(found)
+
+
+def _frame_key(prompt: Any) -> tuple[Any, ...]:
+    """What a prompt's frame is built from, compared cheaply (examples by identity)."""
+    examples = getattr(prompt, "examples", None) or ()
+    return (
+        type(prompt),
+        getattr(prompt, "instruction", None),
+        getattr(prompt, "language", None),
+        getattr(prompt, "output_model", None),
+        id(examples),
+        tuple(id(part) for example in examples for part in example),
+    )
+
+
+def _build_frame(prompt: Any, key: tuple[Any, ...]) -> _Frame:
+    if getattr(type(prompt), "to_string", None) not in _stock_renderers():
+        return _Frame(key)
+    marker = _MarkerInput()
+    try:
+        text = prompt.to_string(marker)
+    except Exception:  # a prompt that reads its input otherwise: rendered directly
+        return _Frame(key)
+    if len(marker.calls) != 1 or text.count(_MarkerInput.TEXT) != 1:
+        return _Frame(key)
+    head, tail = text.split(_MarkerInput.TEXT)
+    return _Frame(key, head, tail, marker.calls[0])
+
+
+def render(prompt: Any, data: Any) -> str:
+    """``prompt.to_string(data)``, from a cached frame when the prompt allows it."""
+    try:
+        key = _frame_key(prompt)
+        frame = _frames.get(prompt)
+        if frame is None or frame.key != key:
+            frame = _frames[prompt] = _build_frame(prompt, key)
+    except TypeError:  # a prompt that cannot be weakly referenced or hashed
+        return str(prompt.to_string(data))
+    if frame.head is None:
+        return str(prompt.to_string(data))
+    return frame.head + data.model_dump_json(**frame.dump_kwargs) + frame.tail
+
+
+def _cached_signature(prompt: Any) -> tuple[Any, ...]:
+    """:func:`prompt_signature`, recomputed only when the frame key changes."""
+    try:
+        key = _frame_key(prompt)
+        cached = _signatures.get(prompt)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        signature = prompt_signature(prompt)
+        _signatures[prompt] = (key, signature)
+        return signature
+    except TypeError:
+        return prompt_signature(prompt)
