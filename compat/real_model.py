@@ -50,6 +50,7 @@ class LlamaServer:
         self.gguf, self.python, self.threads, self.ctx = gguf, python, threads, ctx
         self.port = _free_port()
         self._process: subprocess.Popen[bytes] | None = None
+        self._log: Any = None
 
     @property
     def url(self) -> str:
@@ -63,15 +64,15 @@ class LlamaServer:
             # The server's default runs prompt processing on half the cores: 2x slower on two.
             "--n_threads_batch", str(self.threads),
         ]  # fmt: skip
-        self._process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # The server writes its log (timings, and in JSON mode the whole grammar of every request)
+        # to stderr: a pipe nobody reads fills up and blocks it mid-request, so it goes to a file.
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        self._process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self._log)
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                error = (
-                    self._process.stderr.read().decode(errors="replace")
-                    if self._process.stderr
-                    else ""
-                )
+                self._log.seek(0)
+                error = self._log.read().decode(errors="replace")
                 raise RuntimeError(f"the llama.cpp server exited: {error[-2000:]}")
             try:
                 with urllib.request.urlopen(f"{self.url}/models", timeout=2) as reply:
@@ -89,6 +90,10 @@ class LlamaServer:
                 self._process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self._process.kill()
+                self._process.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
 
     def __enter__(self) -> LlamaServer:
         return self.start()
