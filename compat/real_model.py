@@ -419,17 +419,68 @@ def table(runs: Sequence[SystemRun]) -> str:
     return "\n".join(lines)
 
 
+# What decides how summscore talks to a real model: the requests, the reply handling, the prompts
+# and the rules' rounds, and this suite. CI runs the suite as a gate when their fingerprint differs
+# from the one recorded in STAMP by the last full run by hand (.ci/steps/real_model.sh).
+WATCHED = (
+    "src/summscore/judges/openai_client.py",
+    "src/summscore/judges/base.py",
+    "src/summscore/judges/_errors.py",
+    "src/summscore/judges/_secrets.py",
+    "src/summscore/_calls.py",
+    "src/summscore/_checks.py",
+    "src/summscore/_jsonparse.py",
+    "src/summscore/prompts",
+    "src/summscore/presets",
+    "compat/real_model.py",
+    "compat/real_model_cases.py",
+)
+STAMP = Path(__file__).with_name("real_model.stamp")
+
+
+def fingerprint(root: Path | None = None) -> str:
+    """SHA-256 over the WATCHED files' paths and bytes (line endings as stored)."""
+    import hashlib
+
+    root = root or Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for entry in WATCHED:
+        path = root / entry
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for file in files:
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def recorded_fingerprint() -> str | None:
+    """The fingerprint of the code the last full run by hand covered (first line of STAMP)."""
+    if not STAMP.exists():
+        return None
+    return STAMP.read_text(encoding="utf-8").split("\n", 1)[0].strip() or None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compat.real_model", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--gguf", required=True, help="the GGUF model file")
+    parser.add_argument(
+        "--fingerprint",
+        action="store_true",
+        help="print 'same' or 'changed': the watched code against the last recorded run, and exit",
+    )
+    parser.add_argument("--gguf", help="the GGUF model file")
     parser.add_argument("--server-python", default=sys.executable, help="python with llama_cpp")
     parser.add_argument("--pairs", type=int, default=len(PAIRS), help="how many pairs (<= 12)")
     parser.add_argument("--budget", type=float, default=1200.0, help="seconds per system")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", help="write the outcomes here as JSON")
     args = parser.parse_args(argv)
+    if args.fingerprint:
+        print("same" if recorded_fingerprint() == fingerprint() else "changed")
+        return 0
+    if not args.gguf:
+        parser.error("--gguf is required")
 
     def progress(run: SystemRun) -> None:
         print(table([run]).splitlines()[-1], file=sys.stderr, flush=True)
