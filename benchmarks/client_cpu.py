@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import multiprocessing
 import os
 import re
 import sys
@@ -33,7 +32,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 
-from compat.corpus import CASES, Case
-from compat.judge_server import Faults, JudgeServer
+from compat.corpus import Case
+from compat.judge_server import Faults
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from throughput import Server, make_cases  # the same out-of-process server and cases
 
 MODEL = "gpt-4o-mini"
 KEY = "sk-benchmark-not-a-real-key"
@@ -68,35 +69,6 @@ PARTS: list[tuple[str, str]] = [
     ("event loop", r"asyncio/|anyio/|selectors|concurrent/"),
 ]
 _IDLE_LEAVES = {"select", "wait", "acquire", "sleep", "poll", "_recv_bytes", "recv", "get"}
-
-
-# ------------------------------------------------------------------- the server, out of process
-
-
-def _serve(conn: Connection, faults: Faults) -> None:
-    with JudgeServer(faults) as server:
-        conn.send(server.url)
-        while conn.recv() == "stats":
-            conn.send(server.stats.requests - server.stats.statuses[429])
-
-
-class Server:
-    """The compat judge server in a child process; ``answered()`` counts non-429 answers."""
-
-    def __init__(self, faults: Faults) -> None:
-        context = multiprocessing.get_context("spawn")
-        self._conn, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, faults), daemon=True)
-        self._process.start()
-        self.url: str = self._conn.recv()
-
-    def answered(self) -> int:
-        self._conn.send("stats")
-        return int(self._conn.recv())
-
-    def close(self) -> None:
-        self._conn.send("stop")
-        self._process.join(10)
 
 
 # ------------------------------------------------------------------- the sampling profiler
@@ -149,17 +121,6 @@ class Sampler:
 # ------------------------------------------------------------------- the systems
 
 Runner = Callable[[str, list[Case]], None]
-
-
-def make_cases(sources: int, summaries: int) -> list[Case]:
-    bases = list({c.source: c for c in CASES if c.kind != "injection"}.values())
-    picked = []
-    for s in range(sources):
-        base = bases[s % len(bases)]
-        contexts = (*base.contexts, f"This is bulletin number {s + 1}.")
-        for k in range(summaries):
-            picked.append(Case(f"{base.id}-{s}-{k}", contexts, f"{base.summary} ({k + 1})", "x"))
-    return picked
 
 
 def summscore_runner(preset: str, cap: int, *, aiohttp: bool) -> Runner:
@@ -230,12 +191,18 @@ def _has_aiohttp_transport() -> bool:
 # ------------------------------------------------------------------- measuring
 
 
+def _answered(server: Server) -> int:
+    """Answers given so far, 429s left out."""
+    requests, rejected = server.stats()
+    return requests - rejected
+
+
 def cpu_per_call(server: Server, run: Runner, cases: list[Case]) -> tuple[float, int]:
-    before = server.answered()
+    before = _answered(server)
     cpu = time.process_time()
     run(server.url, cases)
     cpu = time.process_time() - cpu
-    calls = server.answered() - before
+    calls = _answered(server) - before
     return 1000 * cpu / max(calls, 1), calls
 
 
