@@ -330,27 +330,54 @@ def render_report(
         key=lambda i: (not math.isnan(results[i].score), results[i].score, i),
     )[:PAGE_SIZE]
     static = "\n".join(cards[i] for i in worst)
+    page = (
+        _page_head(
+            title,
+            info,
+            summary,
+            [r.score for r in results],
+            top,
+            components,
+            shown=len(worst),
+            total=len(cases),
+        )
+        + f'<div id="cases">{static}</div>\n'
+        f'<script type="application/json" id="summscore-data">{_json_for_script(data)}</script>\n'
+        f'<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n'
+    )
+    return _well_formed(page)
+
+
+def _page_head(
+    title: str,
+    info: dict[str, Any],
+    summary: BatchSummary,
+    scores: Sequence[float],
+    top: float,
+    components: Any,
+    *,
+    shown: int,
+    total: int,
+) -> str:
+    """The page up to the case cards: title, figures, histogram, tables and the controls (shared
+    with the CLI's streaming writer, which must give the same bytes)."""
     note = (
-        f'<p class="nojs" id="nojs">The {len(worst)} worst of {len(cases):,} cases; '
+        f'<p class="nojs" id="nojs">The {shown} worst of {total:,} cases; '
         "open this file in a browser with JavaScript to sort, filter and page through all.</p>"
-        if len(cases) > PAGE_SIZE
+        if total > PAGE_SIZE
         else ""
     )
     meta_line = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in info.items())
-    page = (
+    return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{_e(title)}</title>'
         f"<style>{CSS}</style></head><body>\n"
         f'<h1>{_e(title)}</h1><p class="meta">{meta_line}</p>\n'
         f"{_figures(summary)}\n"
-        f"<h2>Score distribution</h2>{_histogram_svg(histogram([r.score for r in results], top=top), top)}\n"
+        f"<h2>Score distribution</h2>{_histogram_svg(histogram(scores, top=top), top)}\n"
         f"{_tables(summary)}\n"
         f"<h2>Cases</h2>\n{_controls(components)}\n{note}"
-        f'<div id="cases">{static}</div>\n'
-        f'<script type="application/json" id="summscore-data">{_json_for_script(data)}</script>\n'
-        f'<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n'
     )
-    return _well_formed(page)
 
 
 def _json_id(value: Any) -> Any:

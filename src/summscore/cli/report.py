@@ -24,25 +24,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from .._report_assets import CSS, SCRIPT
+from .._report_assets import SCRIPT
 from ..datasets import Columns, read_results, read_rows
 from ..report import (
     _COMPONENT_NAMES,
     PAGE_SIZE,
     ReportCase,
     _case_html,
-    _controls,
-    _e,
-    _figures,
-    _histogram_svg,
     _json_for_script,
     _json_id,
     _number,
-    _tables,
+    _page_head,
     _well_formed,
 )
 from ..result import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
-from ..stats import BatchSummary, describe, failure_cause, histogram
+from ..stats import BatchSummary, describe, failure_cause
 
 __all__ = ["ReportSpool", "cases_from_results", "source_text", "write_streamed_report"]
 
@@ -240,23 +236,11 @@ def write_streamed_report(
     }
     static = "\n".join(cards[i] for i in worst)
     del cards
-    note = (
-        f'<p class="nojs" id="nojs">The {len(worst)} worst of {total:,} cases; '
-        "open this file in a browser with JavaScript to sort, filter and page through all.</p>"
-        if total > PAGE_SIZE
-        else ""
-    )
-    meta_line = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in info.items())
     head = (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{_e(title)}</title>'
-        f"<style>{CSS}</style></head><body>\n"
-        f'<h1>{_e(title)}</h1><p class="meta">{meta_line}</p>\n'
-        f"{_figures(summary)}\n"
-        f"<h2>Score distribution</h2>{_histogram_svg(histogram(figures.scores, top=top), top)}\n"
-        f"{_tables(summary)}\n"
-        f"<h2>Cases</h2>\n{_controls(components)}\n{note}"
-        f'<div id="cases">{static}</div>\n'
+        _page_head(
+            title, info, summary, figures.scores, top, components, shown=len(worst), total=total
+        )
+        + f'<div id="cases">{static}</div>\n'
         '<script type="application/json" id="summscore-data">'
         f'{{"pageSize":{_json_for_script(PAGE_SIZE)},"cases":['
     )
