@@ -73,8 +73,8 @@ class SummarizationScorer:
             ``threshold``, ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``;
             mastra: ``scale``, ``n``, ``include_reason``) and common ones:
             ``max_concurrency`` (judge requests in flight at once, shared by every call and face
-            that uses this scorer; default: adaptive, from 8 up to 64, halved when the server
-            answers 429),
+            that uses this scorer, never exceeded; halved when the server answers 429 and grown
+            back; default: adaptive from 8 up to 64),
             ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
             exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
             call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
@@ -106,7 +106,7 @@ class SummarizationScorer:
             limiter = RequestLimiter(_ADAPTIVE_START, adaptive=True, ceiling=_ADAPTIVE_CEILING)
         else:
             _check_limit(max_concurrency)
-            limiter = RequestLimiter(max_concurrency)
+            limiter = RequestLimiter(max_concurrency, adaptive=True, ceiling=max_concurrency)
         # The most judge requests in flight at once (the ceiling when adaptive).
         self.max_concurrency: int = limiter.ceiling
         self._policy = CallPolicy(
