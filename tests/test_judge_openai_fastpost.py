@@ -352,3 +352,73 @@ def test_leaves_no_unclosed_session_behind(answering: Recorder, loops: str, dev_
         ours = [line for line in done.stderr.splitlines() if "unclosed" in line]
         assert all("unclosed event loop" in line for line in ours), done.stderr  # the script's
     assert answering.seen
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory: Any) -> dict[str, str]:
+    """A throwaway CA and a certificate for localhost / 127.0.0.1 that it signed (openssl CLI)."""
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command")
+    folder = tmp_path_factory.mktemp("tls")
+    ext = folder / "server.ext"
+    ext.write_text(
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+        "authorityKeyIdentifier=keyid,issuer\nkeyUsage=digitalSignature,keyEncipherment\n"
+        "extendedKeyUsage=serverAuth\n"
+    )
+    steps = [
+        "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca "
+        "-addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign",
+        "req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost",
+        "x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem "
+        "-days 2 -extfile server.ext",
+    ]
+    for step in steps:
+        subprocess.run(["openssl", *step.split()], cwd=folder, check=True, capture_output=True)
+    return {name: str(folder / name) for name in ("ca.pem", "server.pem", "server.key")}
+
+
+def _tls_recorder(tls_files: dict[str, str]) -> Recorder:
+    import ssl
+
+    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    server = Recorder(lambda path, headers, body: (200, {}, ok))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls_files["server.pem"], tls_files["server.key"])
+    server._server.socket = context.wrap_socket(server._server.socket, server_side=True)
+    server.url = server.url.replace("http://127.0.0.1", "https://localhost")
+    return server
+
+
+@pytest.mark.parametrize("sdk", [False, True])
+def test_https_trusts_what_httpx_trusts(
+    tls_files: dict[str, str], monkeypatch: Any, sdk: bool
+) -> None:
+    """The CA bundle is httpx's (certifi, or SSL_CERT_FILE): a server whose CA is named there is
+    reached, on both paths; without it the certificate is refused."""
+    from summscore.judges import _fastpost
+
+    server = _tls_recorder(tls_files)
+    try:
+        monkeypatch.setattr(_fastpost, "_ssl", None)
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca.pem"])
+        if sdk:
+            monkeypatch.setenv("SUMMSCORE_OPENAI_SDK_PATH", "1")
+        else:
+            monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+        judge = OpenAIJudge(_client(server.url), "judge-model", timeout=10)
+        assert _complete(judge).output == '{"answers": ["1"]}'
+        assert (judge._fast is None) is sdk
+        assert len(server.seen) == 1
+
+        monkeypatch.setattr(_fastpost, "_ssl", None)
+        monkeypatch.delenv("SSL_CERT_FILE")
+        untrusting = OpenAIJudge(_client(server.url), "judge-model", timeout=10)
+        with pytest.raises(TransientJudgeError, match="APIConnectionError"):
+            _complete(untrusting)
+        assert len(server.seen) == 1
+    finally:
+        server.close()
+        monkeypatch.setattr(_fastpost, "_ssl", None)

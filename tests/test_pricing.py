@@ -39,6 +39,23 @@ def test_a_known_model_is_priced_from_the_table() -> None:
     assert facts is not None and facts.provider == "openai" and facts.context_window == 128_000
 
 
+@needs_prices
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "claude-3-5-sonnet-20241022", "gemini-2.5-pro"])
+def test_repeated_prices_equal_the_full_calculation(model: str) -> None:
+    """After the first call a flat price is two multiplications; a tiered price (Gemini 2.5 Pro
+    costs more above 200k input tokens) is worked out in full every time."""
+    from genai_prices import Usage as PriceUsage
+
+    from summscore._pricing import _find
+
+    provider, info = _find(model, None)
+    for tokens_in, tokens_out in [(1_234, 56), (1_234, 56), (250_000, 10), (7, 700_000)]:
+        exact = info.calc_price(
+            PriceUsage(input_tokens=tokens_in, output_tokens=tokens_out), provider
+        ).total_price
+        assert price(model, tokens_in, tokens_out) == float(exact)
+
+
 def test_an_unknown_model_has_no_price_and_says_so() -> None:
     assert price("my-finetune-7b", 1000, 100) is None
     assert model_facts("my-finetune-7b") is None

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 __all__ = [
@@ -37,6 +39,7 @@ class ModelFacts:
     context_window: int | None
 
 
+@functools.lru_cache(maxsize=256)
 def _find(model: str, base_url: str | None) -> Any:
     """(provider, model info) from genai-prices, or None when the table does not know the model."""
     try:
@@ -63,10 +66,26 @@ def model_facts(model: str, base_url: str | None = None) -> ModelFacts | None:
     return ModelFacts(info.id, provider.id, info.context_window)
 
 
+# Per (model, base_url): when the price was last worked out in full, and the model's flat
+# (input, output) dollars per million tokens, or None when its price is not flat (tiers, other
+# units). genai-prices' full calculation costs about 0.3 ms per call; a flat price is two
+# multiplications. Prices can change on a date (conditional prices), so the full calculation is
+# redone every _RECHECK seconds.
+_flat: dict[tuple[str, str | None], tuple[float, tuple[Decimal, Decimal] | None]] = {}
+_RECHECK = 600.0
+_MILLION = Decimal(1_000_000)
+
+
 def price(
     model: str, input_tokens: int, output_tokens: int, *, base_url: str | None = None
 ) -> float | None:
     """The price in US dollars of one call, or None when the model is unknown."""
+    key = (model, base_url)
+    known = _flat.get(key)
+    if known is not None and known[1] is not None and time.monotonic() - known[0] < _RECHECK:
+        per_input, per_output = known[1]
+        cost = float((input_tokens * per_input + output_tokens * per_output) / _MILLION)
+        return cost if math.isfinite(cost) else None
     found = _find(model, base_url)
     if found is None:
         return None
@@ -79,8 +98,26 @@ def price(
         )
     except Exception:  # a price is a nicety: a gap in the table never fails a judge call
         return None
-    cost = float(calculation.total_price)
+    total = calculation.total_price
+    _flat[key] = (time.monotonic(), _flat_rates(calculation, input_tokens, output_tokens, total))
+    cost = float(total)
     return cost if math.isfinite(cost) else None
+
+
+def _flat_rates(
+    calculation: Any, input_tokens: int, output_tokens: int, total: Any
+) -> tuple[Decimal, Decimal] | None:
+    """The (input, output) per-million prices when both are flat (not tiered by volume) and
+    they alone reproduce ``total`` for this call (no per-request charge); None otherwise (the
+    full calculation is then done for every call). Prices of other units (cached input, audio,
+    searches) do not apply: a judge call reports plain input and output tokens."""
+    prices = getattr(getattr(calculation, "model_price", None), "__dict__", {})
+    per_input, per_output = prices.get("input_mtok"), prices.get("output_mtok")
+    if not isinstance(per_input, Decimal) or not isinstance(per_output, Decimal):
+        return None
+    if (input_tokens * per_input + output_tokens * per_output) / _MILLION != total:
+        return None
+    return per_input, per_output
 
 
 def estimate_tokens(text: str) -> int:

@@ -61,7 +61,11 @@ class FastPost:
         for attempt in (1, 2):
             try:
                 async with session.post(
-                    self.url, data=data.encode(), headers=self.headers, timeout=timeout
+                    self.url,
+                    data=data.encode(),
+                    headers=self.headers,
+                    timeout=timeout,
+                    ssl=_ssl_context() if self.url.startswith("https:") else True,
                 ) as response:
                     content = await response.read()
                     status = response.status
@@ -202,7 +206,7 @@ async def _session_for_this_loop() -> Any:
 
     _forget_closed_loops()
     session = aiohttp.ClientSession(
-        connector=aiohttp.TCPConnector(limit=0, ssl=_ssl_context()),
+        connector=aiohttp.TCPConnector(limit=0),
         trust_env=False,  # proxied URLs never get here (see _proxied)
         auto_decompress=True,
         skip_auto_headers=("User-Agent",),  # the SDK's headers carry its own
