@@ -15,7 +15,7 @@ from .judges import Judge, resolve_judge
 from .presets import Preset, make_preset
 from .prompts import check_prompt_choice, check_prompt_set
 
-__all__ = ["COMMON_OPTIONS", "ScorerParts", "build_parts", "check_limit"]
+__all__ = ["COMMON_OPTIONS", "SHARED_OPTIONS", "ScorerParts", "build_parts", "check_limit"]
 
 COMMON_OPTIONS = {
     "max_concurrency": None,
@@ -38,6 +38,9 @@ _JUDGE_OPTIONS = (
     "cost_per_input_token",
     "cost_per_output_token",
 )
+
+# What a scorer's variants (``with_preset``) share with it rather than set anew.
+SHARED_OPTIONS = frozenset({*COMMON_OPTIONS, *_JUDGE_OPTIONS, "judge", "cascade_threshold"})
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import math
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
@@ -16,10 +17,10 @@ from ._many import case_id, progress_bar, stream_cases
 from ._pricing import check_judge_fits
 from ._redact import redact
 from ._runner import run_sync
-from ._scorer_setup import build_parts, check_limit
+from ._scorer_setup import SHARED_OPTIONS, build_parts, check_limit
 from .judges import Judge
-from .presets import Context, Preset, SourceWork
-from .prompts import load_prompt_set
+from .presets import Context, Preset, SourceWork, make_preset
+from .prompts import check_prompt_choice, load_prompt_set
 from .result import SummaryResult, Usage
 from .results import SummaryResults
 
@@ -103,6 +104,11 @@ class SummarizationScorer:
         return str(self._prompt_set().name)
 
     @property
+    def timeout(self) -> float | None:
+        """Seconds per judge call attempt (None: no limit), as given by ``timeout=``."""
+        return self._policy.timeout
+
+    @property
     def usage(self) -> Usage:
         """Everything this scorer has spent so far, across all calls."""
         return self._caller.total.model_copy()
@@ -110,6 +116,41 @@ class SummarizationScorer:
     def clear_cache(self) -> None:
         """Forget cached source-side work."""
         self._cache.clear()
+
+    def with_preset(self, preset: str | None = None, **options: Any) -> SummarizationScorer:
+        """A scorer applying another rule with this scorer's judge, request limit, caches and
+        spend: ``preset`` (default: this one) with ``options``.
+
+        Options not given keep this scorer's values when the preset is the same, and the
+        preset's defaults for another preset. This scorer is left as it was; the two share
+        ``max_concurrency`` (requests of both count against it), the reply and source caches
+        (keys include the preset and its options, so rules never mix) and ``usage``. Call
+        settings (``max_concurrency``, ``timeout``, ``prompts``, ...) are part of what is shared:
+        build another :class:`SummarizationScorer` to change them.
+        """
+        shared = sorted(set(options) & SHARED_OPTIONS)
+        if shared:
+            raise TypeError(
+                f"{', '.join(shared)}: shared with the scorer this comes from; "
+                "build another SummarizationScorer to change it"
+            )
+        name = self.preset if preset is None else preset
+        if name == self.preset:
+            options = {**self.options, **options}
+        rule = make_preset(name, options)
+        if name != self.preset:
+            if self._prompt_choice == "custom":
+                raise TypeError(
+                    f"prompts: the scorer's prompt set is for the {self.preset} preset; build "
+                    f"another SummarizationScorer with prompts for the {name} preset"
+                )
+            check_prompt_choice(name, self._prompt_choice)
+        variant = copy.copy(self)
+        variant._preset = rule
+        if name != self.preset:
+            variant._prompts = None
+            variant._prompts_lock = threading.Lock()
+        return variant
 
     def __repr__(self) -> str:
         return f"SummarizationScorer(judge={self.judge.name!r}, preset={self.preset!r}, options={self.options!r})"
