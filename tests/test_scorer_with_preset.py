@@ -101,7 +101,7 @@ def test_a_custom_prompt_set_does_not_carry_over_to_another_preset() -> None:
     base = SummarizationScorer(
         ScriptedJudge(ragas_script()), prompts=load_prompt_set("ragas", "own")
     )
-    assert base.with_preset(coeff=0.1).prompt_set == base.prompt_set
+    assert base.with_preset(coeff=0.1).prompts is base.prompts
     with pytest.raises(TypeError, match=r"prompts: .*ragas"):
         base.with_preset("mastra")
 
@@ -113,3 +113,14 @@ def test_the_timeout_is_a_read_only_property() -> None:
     assert SummarizationScorer(LexicalJudge(), timeout=None).timeout is None
     with pytest.raises(AttributeError):
         scorer.timeout = 3  # type: ignore[misc]
+
+
+def test_prompts_is_the_prompt_set_in_use() -> None:
+    from summscore.prompts import load_prompt_set
+
+    own = load_prompt_set("ragas", "own")
+    assert SummarizationScorer(ScriptedJudge(ragas_script()), prompts=own).prompts is own
+    chosen = SummarizationScorer(ScriptedJudge(ragas_script()), prompts="own").prompts
+    assert chosen.name == own.name
+    lexical = SummarizationScorer(LexicalJudge(), preset="mastra")
+    assert lexical.prompt_set == "none" and lexical.prompts.name == "summscore-v1"

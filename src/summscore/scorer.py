@@ -104,6 +104,12 @@ class SummarizationScorer:
         return str(self._prompt_set().name)
 
     @property
+    def prompts(self) -> Any:
+        """The prompt-set object in use: the one given as ``prompts=``, or the one the choice
+        ("auto", "upstream", "own") loads (summscore's own for a judge that reads no prompts)."""
+        return self._prompt_set()
+
+    @property
     def timeout(self) -> float | None:
         """Seconds per judge call attempt (None: no limit), as given by ``timeout=``."""
         return self._policy.timeout
