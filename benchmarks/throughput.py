@@ -110,6 +110,7 @@ class Row:
     rejected: int
     cpu_ms: float
     failed: int
+    error: str | None = None  # the exception that stopped the whole run (no figure then)
 
 
 Runner = Callable[[str, list[Case]], int]  # (url, cases) -> failed rows
@@ -180,15 +181,34 @@ def deepeval_evaluate(url: str, cases: list[Case]) -> int:
 
 
 def measure(server: Server, system: str, rule: str, run: Runner, cases: list[Case]) -> Row:
-    run(server.url, cases[:2])  # imports and first-use set-up, untimed
+    """One timed run. A system whose run raises (upstream ragas' ``abatch_score`` gives up on
+    429s with instructor's ``InstructorRetryException``) is recorded as failed, with the
+    exception's type, and the next system runs."""
+    error: str | None = None
+    try:
+        run(server.url, cases[:2])  # imports and first-use set-up, untimed
+    except Exception as exc:
+        error = f"{type(exc).__name__} in set-up"
     requests, rejected = server.stats()
     cpu, start = time.process_time(), time.perf_counter()
-    failed = run(server.url, cases)
+    failed = len(cases)
+    if error is None:
+        try:
+            failed = run(server.url, cases)
+        except Exception as exc:
+            error = type(exc).__name__
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     after_requests, after_rejected = server.stats()
     calls = after_requests - requests - (after_rejected - rejected)
     row = Row(
-        system, rule, seconds, calls, after_rejected - rejected, 1000 * cpu / max(calls, 1), failed
+        system,
+        rule,
+        seconds,
+        calls,
+        after_rejected - rejected,
+        1000 * cpu / max(calls, 1),
+        failed,
+        error,
     )
     print(f"measured: {row}", file=sys.stderr, flush=True)  # survives a later system's crash
     return row
@@ -213,18 +233,27 @@ def report(rows: list[Row], sources: int, cases: int, latency: float, cap: int) 
     for r in rows:
         b = bound(r.rule, sources, cases, latency, cap)
         speedups = "".join(  # against the upstream paths of the same rule only
-            f" {u.seconds / r.seconds:.2f}x |"
-            if r.system.startswith("summscore") and u.rule == r.rule
+            _speedup(u, r)
+            if r.system.startswith("summscore") and u.rule == r.rule and r.error is None
             else "  |"
             for u in upstream.values()
         )
-        ratio = f"{r.seconds / b:.2f}" if b else "n/a"
+        ratio = f"{r.seconds / b:.2f}" if b and r.error is None else "n/a"
+        failed = f"{r.failed} (stopped: {r.error})" if r.error else str(r.failed)
         print(
             f"| {r.system} | {r.seconds:.2f} | {r.calls} | {r.rejected} | {r.cpu_ms:.1f} | "
-            f"{ratio} |{speedups} {r.failed} |"
+            f"{ratio} |{speedups} {failed} |"
         )
     for rule in ROUNDS:
         print(f"bound ({rule} rule): {bound(rule, sources, cases, latency, cap):.2f} s")
+
+
+def _speedup(upstream: Row, ours: Row) -> str:
+    """How many times faster than an upstream path; none against a run that stopped (its time
+    is the time to its failure, not to a result)."""
+    if upstream.error is not None:
+        return " n/a (it stopped) |"
+    return f" {upstream.seconds / ours.seconds:.2f}x |"
 
 
 def machine() -> str:

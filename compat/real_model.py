@@ -424,6 +424,7 @@ def table(runs: Sequence[SystemRun]) -> str:
 # from the one recorded in STAMP by the last full run by hand (.ci/steps/real_model.sh).
 WATCHED = (
     "src/summscore/judges/openai_client.py",
+    "src/summscore/judges/_fastpost.py",
     "src/summscore/judges/base.py",
     "src/summscore/judges/_errors.py",
     "src/summscore/judges/_secrets.py",

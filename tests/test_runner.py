@@ -87,5 +87,10 @@ async def _new_connection_is_answered_after_an_abandoned_pool_closes() -> bool:
 
 @pytest.mark.filterwarnings("ignore::ResourceWarning")  # the old transport's finalizer says so
 def test_a_collected_unclosed_pool_does_not_stall_a_new_connection_on_the_same_fd() -> None:
-    reused = run_sync(_new_connection_is_answered_after_an_abandoned_pool_closes())
+    # The lowest free fd number goes to the next socket; another of the loop's connections
+    # closing in between (an idle keep-alive one timing out) can take that turn: try again.
+    for _ in range(10):
+        reused = run_sync(_new_connection_is_answered_after_an_abandoned_pool_closes())
+        if reused:
+            break
     assert reused  # the situation under test did arise: the fd number was handed out again

@@ -129,6 +129,21 @@ async def test_without_a_limit_the_scorer_backs_off_when_the_server_says_429() -
     assert judge.rejected < len(judge.requests)
 
 
+async def test_a_limit_above_the_servers_backs_off_below_it_and_never_exceeds_it() -> None:
+    """max_concurrency=12 against a server that takes 3: the limit halves on 429s instead of
+    spending every retry of a call on a server that stays full."""
+    judge = CountingJudge(ragas_script(), cap=3)
+    s = SummarizationScorer(
+        llm=judge, preset="ragas", prompts="own", max_concurrency=12, max_retries=3, backoff=0
+    )
+    results = await s.ascore_many(
+        [(f"source {i}", f"summary {i}") for i in range(48)], progress=False
+    )
+    assert all(r.ok for r in results)
+    assert judge.peak <= 12
+    assert judge.rejected < len(judge.requests) / 4
+
+
 def test_an_adaptive_limit_halves_once_per_burst_and_grows_back_slowly() -> None:
     limiter = RequestLimiter(8, adaptive=True, ceiling=10)
 

@@ -69,7 +69,7 @@ def build_parts(llm: Any, model: str | None, preset: str, options: dict[str, Any
         limiter = RequestLimiter(_ADAPTIVE_START, adaptive=True, ceiling=_ADAPTIVE_CEILING)
     else:
         check_limit(max_concurrency)
-        limiter = RequestLimiter(max_concurrency)
+        limiter = RequestLimiter(max_concurrency, adaptive=True, ceiling=max_concurrency)
     policy = CallPolicy(
         max_retries=common["max_retries"],
         backoff=common["backoff"],

@@ -41,8 +41,8 @@ class SummarizationScorer:
             ``threshold``, ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``;
             mastra: ``scale``, ``n``, ``include_reason``) and common ones:
             ``max_concurrency`` (judge requests in flight at once, shared by every call and face
-            that uses this scorer; default: adaptive, from 8 up to 64, halved when the server
-            answers 429),
+            that uses this scorer, never exceeded; halved when the server answers 429 and grown
+            back; default: adaptive from 8 up to 64),
             ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
             exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
             call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),

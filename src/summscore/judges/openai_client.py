@@ -12,7 +12,9 @@ JSON: the same request through the same client (base URL, default headers and qu
 key provider, timeout, ``http_client`` and its event hooks, Azure's deployment routing), without
 the SDK's per-call walk of the typed parameters and its ``ChatCompletion`` model, which cost
 several milliseconds of CPU per call. A ``create`` replaced by a tracing library (langfuse,
-opik, ...) is called as before, so what it records is unchanged.
+opik, ...) is called as before, so what it records is unchanged. When the client also uses the
+SDK's default HTTP client, the same request (URL and headers built by the SDK) is sent with
+aiohttp instead of httpx, a sixth of the CPU (see ``_fastpost``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pydantic import BaseModel
 
 from ..errors import JudgeError
 from ._errors import classify_exception
+from ._fastpost import FastPost, fast_post_for
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
@@ -107,6 +110,9 @@ class OpenAIJudge:
         self._auto = response_format == "auto"
         self._lean = _posts_directly(self._client)
         self._post_options: dict[str, Any] = _post_options(timeout) if self._lean else {}
+        # Built on the first request, inside the running loop (the SDK's headers name it).
+        self._fast: FastPost | None = None
+        self._fast_checked = not self._lean
         self.base_url = str(getattr(client, "base_url", "") or "")
         self._server_key = (self.base_url, model)
         remembered = _negotiated.get(self._server_key) if self._auto else None
@@ -161,6 +167,11 @@ class OpenAIJudge:
             body["response_format"] = _json_schema_format(request.schema)
         elif mode == "json_object":
             body["response_format"] = {"type": "json_object"}
+        if not self._fast_checked:
+            self._fast = fast_post_for(self._client, self._post_options)
+            self._fast_checked = True
+        if self._fast is not None:
+            return await self._fast.post(body)
         raw_response = _raw_response_type()
         if self._async:
             raw = await self._client_for_this_loop().post(

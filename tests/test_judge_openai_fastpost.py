@@ -1,0 +1,354 @@
+"""The OpenAI judge's lean HTTP path (aiohttp) for clients on the SDK's default HTTP client.
+
+It must put on the wire what the SDK puts there, fail with the SDK's own exceptions (so retries,
+Retry-After and key masking behave as on the SDK path), step aside for clients it cannot speak for,
+survive a server that drops kept-alive connections, and leave no unclosed session behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import openai
+import pytest
+
+from summscore.errors import JudgeError, TransientJudgeError
+from summscore.judges import OpenAIJudge
+from summscore.judges._fastpost import fast_post_for
+from summscore.judges.base import JudgeRequest
+from summscore.prompts.replies import AnswersReply
+
+KEY = "sk-fastpost-test-0123456789abcdef"
+REQUEST = JudgeRequest("answers", "Answer. Reply with JSON.", AnswersReply, {})
+# Headers the HTTP library decides (framing, compression it can decode), not the SDK.
+_TRANSPORT_HEADERS = {"host", "accept-encoding", "connection", "content-length"}
+
+
+def _completion(content: str) -> dict[str, Any]:
+    return {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "judge-model",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
+    }
+
+
+Reply = tuple[int, dict[str, str], bytes]
+
+
+class Recorder:
+    """A threaded HTTP/1.1 server on 127.0.0.1 that records each request and answers with
+    ``respond(path, headers, body) -> (status, headers, body)``."""
+
+    def __init__(self, respond: Callable[[str, dict[str, str], bytes], Reply]) -> None:
+        self.seen: list[tuple[str, str, dict[str, str], bytes]] = []
+        recorder = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                recorder.seen.append((self.command, self.path, headers, body))
+                status, reply_headers, content = respond(self.path, headers, body)
+                self.send_response(status)
+                for name, value in reply_headers.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture
+def answering() -> Iterator[Recorder]:
+    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    server = Recorder(lambda path, headers, body: (200, {"content-type": "application/json"}, ok))
+    yield server
+    server.close()
+
+
+def _client(url: str, **options: Any) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(base_url=url, api_key=KEY, **options)
+
+
+def _complete(judge: OpenAIJudge) -> Any:
+    return asyncio.run(judge.complete(REQUEST))
+
+
+def _sent(server: Recorder, monkeypatch: Any, *, sdk: bool, **judge_options: Any) -> Any:
+    if sdk:
+        monkeypatch.setenv("SUMMSCORE_OPENAI_SDK_PATH", "1")
+    else:
+        monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+    client = _client(
+        server.url,
+        default_headers={"X-Team": "evals"},
+        default_query={"tenant": "t1"},
+        organization="org-7",
+        project="proj-3",
+    )
+    judge = OpenAIJudge(client, "judge-model", **judge_options)
+    reply = _complete(judge)
+    assert (judge._fast is None) is sdk
+    method, path, headers, body = server.seen.pop()
+    kept = {k: v for k, v in headers.items() if k not in _TRANSPORT_HEADERS}
+    return reply, (method, path, kept, json.loads(body))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"timeout": 7.0, "max_tokens": 64, "system_prompt": "Be terse."}, {"temperature": None}],
+)
+def test_puts_on_the_wire_what_the_sdk_puts(
+    answering: Recorder, monkeypatch: Any, options: dict[str, Any]
+) -> None:
+    lean_reply, lean = _sent(answering, monkeypatch, sdk=False, **options)
+    sdk_reply, through_sdk = _sent(answering, monkeypatch, sdk=True, **options)
+    assert lean == through_sdk
+    assert lean_reply == sdk_reply
+    _, path, headers, _ = lean
+    assert path == "/v1/chat/completions?tenant=t1"
+    assert headers["authorization"] == f"Bearer {KEY}"
+    assert headers["x-team"] == "evals" and headers["openai-organization"] == "org-7"
+    assert headers["x-stainless-async"] == "async:asyncio"
+
+
+def _error_of(server: Recorder, monkeypatch: Any, *, sdk: bool, **options: Any) -> JudgeError:
+    if sdk:
+        monkeypatch.setenv("SUMMSCORE_OPENAI_SDK_PATH", "1")
+    else:
+        monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+    judge = OpenAIJudge(_client(server.url), "judge-model", **options)
+    with pytest.raises(JudgeError) as caught:
+        _complete(judge)
+    assert (judge._fast is None) is sdk
+    assert caught.value.__context__ is None and caught.value.__cause__ is None
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("status", "headers"),
+    [(429, {"retry-after": "3"}), (503, {}), (401, {}), (400, {})],
+)
+def test_fails_as_the_sdk_fails_and_never_quotes_the_key(
+    monkeypatch: Any, status: int, headers: dict[str, str]
+) -> None:
+    echo = json.dumps({"error": {"message": f"bad key {KEY} for you"}}).encode()
+    server = Recorder(lambda path, h, body: (status, {**headers, "content-type": "x/json"}, echo))
+    try:
+        lean = _error_of(server, monkeypatch, sdk=False)
+        through_sdk = _error_of(server, monkeypatch, sdk=True)
+    finally:
+        server.close()
+    assert type(lean) is type(through_sdk)
+    assert str(lean) == str(through_sdk)
+    assert KEY not in str(lean) and KEY not in repr(lean.args)
+    if status == 429:
+        assert isinstance(lean, TransientJudgeError) and lean.retry_after == 3.0
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_an_unreachable_server_is_a_transient_error_naming_it(monkeypatch: Any) -> None:
+    monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    judge = OpenAIJudge(_client(url), "judge-model", timeout=5)
+    with pytest.raises(TransientJudgeError) as caught:
+        _complete(judge)
+    assert judge._fast is not None
+    assert url in str(caught.value) and "APIConnectionError" in str(caught.value)
+
+
+def test_a_slow_server_times_out_as_on_the_sdk_path(monkeypatch: Any) -> None:
+    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+
+    def slow(path: str, headers: dict[str, str], body: bytes) -> Reply:
+        time.sleep(1.5)
+        return 200, {}, ok
+
+    server = Recorder(slow)
+    try:
+        lean = _error_of(server, monkeypatch, sdk=False, timeout=0.3)
+        through_sdk = _error_of(server, monkeypatch, sdk=True, timeout=0.3)
+    finally:
+        server.close()
+    assert isinstance(lean, TransientJudgeError) and type(lean) is type(through_sdk)
+    assert "Timeout" in str(lean) and "Timeout" in str(through_sdk)
+
+
+def test_a_dropped_keep_alive_connection_is_retried_on_a_fresh_one(monkeypatch: Any) -> None:
+    """A server that closes each connection after one answer without saying so."""
+    monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+    payload = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    reply = (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(payload)}\r\n\r\n".encode()
+        + payload
+    )
+    listener = socket.create_server(("127.0.0.1", 0))
+    connections = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            connections.append(conn)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(65536)
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = next(
+                int(line.split(b":")[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length")
+            )
+            while len(rest) < length:
+                rest += conn.recv(65536)
+            conn.sendall(reply)
+            time.sleep(0.05)
+            conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
+    judge = OpenAIJudge(_client(url), "judge-model", timeout=5)
+
+    async def three_in_a_row() -> list[Any]:
+        replies = []
+        for _ in range(3):
+            replies.append(await judge.complete(REQUEST))
+            await asyncio.sleep(0.2)  # the server has closed the kept-alive connection by now
+        return replies
+
+    try:
+        replies = asyncio.run(three_in_a_row())
+    finally:
+        listener.close()
+    assert [r.output for r in replies] == ['{"answers": ["1"]}'] * 3
+    assert len(connections) == 3
+
+
+def test_steps_aside_for_clients_it_cannot_speak_for(monkeypatch: Any) -> None:
+    monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
+    url = "http://127.0.0.1:9/v1"
+    options = {"security": {"bearer_auth": True}}
+    assert fast_post_for(_client(url), options) is not None
+    assert fast_post_for(openai.OpenAI(base_url=url, api_key=KEY), options) is not None
+    own_http = _client(url, http_client=httpx.AsyncClient())
+    assert fast_post_for(own_http, options) is None
+    azure = openai.AsyncAzureOpenAI(
+        api_key=KEY, api_version="2024-06-01", azure_endpoint="https://x.openai.azure.com"
+    )
+    assert fast_post_for(azure, options) is None
+
+    async def key() -> str:
+        return KEY
+
+    try:
+        with_provider = openai.AsyncOpenAI(base_url=url, api_key=key)
+    except Exception:  # an SDK without key providers
+        with_provider = None
+    if with_provider is not None:
+        assert fast_post_for(with_provider, options) is None
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:3128")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    assert fast_post_for(_client(url), options) is None
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    assert fast_post_for(_client(url), options) is not None
+    monkeypatch.setenv("SUMMSCORE_OPENAI_SDK_PATH", "1")
+    assert fast_post_for(_client(url), options) is None
+
+
+_LOOPS = {
+    "asyncio.run, twice": "asyncio.run(judge.complete(request))\nasyncio.run(judge.complete(request))",
+    "a loop closed without shutting down its async generators, then another loop": (
+        "loop = asyncio.new_event_loop()\n"
+        "loop.run_until_complete(judge.complete(request))\n"
+        "loop.close()\n"
+        "asyncio.run(judge.complete(request))"
+    ),
+    "a loop never closed (a notebook's)": (
+        "kept = asyncio.new_event_loop()\nkept.run_until_complete(judge.complete(request))"
+    ),
+    "summscore's own background loop": (
+        "from summscore import SummarizationScorer\n"
+        "SummarizationScorer(judge, preset='ragas').score('The cat sat.', 'A cat sat.')"
+    ),
+}
+_SCRIPT = """
+import asyncio, openai
+from summscore.judges import OpenAIJudge
+from summscore.judges.base import JudgeRequest
+from summscore.prompts.replies import AnswersReply
+
+judge = OpenAIJudge(openai.AsyncOpenAI(base_url={url!r}, api_key="sk-x"), "judge-model")
+request = JudgeRequest("answers", "Answer. Reply with JSON.", AnswersReply, {{}})
+{steps}
+print("done")
+"""
+
+
+@pytest.mark.parametrize("loops", list(_LOOPS))
+@pytest.mark.parametrize("dev_mode", [False, True])
+def test_leaves_no_unclosed_session_behind(answering: Recorder, loops: str, dev_mode: bool) -> None:
+    """aiohttp logs "Unclosed client session" as an error when a session is collected open; in
+    development mode every unclosed socket is reported too (except those of a loop its owner
+    closed without shutting down: asyncio itself reports its own transports there)."""
+    script = _SCRIPT.format(url=answering.url, steps=_LOOPS[loops])
+    env = {k: v for k, v in os.environ.items() if k != "SUMMSCORE_OPENAI_SDK_PATH"}
+    if dev_mode:
+        env.update(PYTHONWARNINGS="always", PYTHONDEVMODE="1")
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "done"
+    assert "Unclosed" not in done.stderr, done.stderr
+    if dev_mode and "without shutting down" not in loops:
+        ours = [line for line in done.stderr.splitlines() if "unclosed" in line]
+        assert all("unclosed event loop" in line for line in ours), done.stderr  # the script's
+    assert answering.seen
