@@ -12,7 +12,6 @@ JSON schema.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import re
@@ -21,7 +20,7 @@ from typing import Any
 
 from summscore.judges.lexical import LexicalJudge
 
-__all__ = ["Recognised", "answer", "recognise", "schema_default"]
+__all__ = ["Recognised", "answer", "python_list", "recognise", "schema_default"]
 
 _judge = LexicalJudge()
 
@@ -142,6 +141,49 @@ def _between(text: str, start: str, end: str) -> str:
     return text[begin:stop]
 
 
+# One item of a Python list's repr: a str literal (repr quotes with ' or ", escapes with \) or None.
+_ITEM = re.compile(r"""\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|(None))\s*""", re.S)
+
+
+def python_list(text: str) -> list[str | None]:
+    """The value of ``repr(a list of str or None)``, as deepeval's templates print such lists.
+
+    Read without ``ast`` (whose C state in CPython 3.11 is not safe across the judge server's
+    threads: "AST constructor recursion depth mismatch"): the items are matched one by one and
+    their escapes decoded. Anything else raises ValueError, as ``ast.literal_eval`` would.
+    """
+    body = text.strip()
+    if not (body.startswith("[") and body.endswith("]")):
+        raise ValueError(f"not a list: {text[:80]!r}")
+    items: list[str | None] = []
+    at, end = 1, len(body) - 1
+    if not body[at:end].strip():
+        return items
+    while at < end:
+        match = _ITEM.match(body, at, end)
+        if match is None:
+            raise ValueError(f"not a list of strings at {at}: {body[at : at + 40]!r}")
+        single, double, none = match.groups()
+        items.append(None if none else _unescape(single if single is not None else double))
+        at = match.end()
+        if at < end:
+            if body[at] != ",":
+                raise ValueError(f"expected ',' at {at}: {body[at : at + 40]!r}")
+            at += 1
+            if not body[at:end].strip():  # a trailing comma ends the list
+                break
+    return items
+
+
+def _unescape(literal: str) -> str:
+    r"""Decode a str literal's body: the escapes repr writes (\\ \' \n \xNN \uNNNN ...), with
+    every other character as it is (non-Latin-1 ones become \u escapes first, so that
+    unicode_escape, which reads bytes as Latin-1, gives them back unchanged)."""
+    if "\\" not in literal:
+        return literal
+    return literal.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
 def _deepeval(prompt: str) -> Recognised | None:
     if "please generate a comprehensive list of" in prompt and '"truths" key' in prompt:
         body = _after_example(prompt)
@@ -164,20 +206,20 @@ def _deepeval(prompt: str) -> Recognised | None:
     if prompt.startswith("Based on the list of close-ended 'yes' or 'no' questions"):
         head, asked = _after_example(prompt).rsplit("\n\nQuestions:\n", 1)
         text = head.split("\nText:\n", 1)[1]
-        questions = ast.literal_eval(asked.rsplit("\n\nJSON:", 1)[0])
+        questions = python_list(asked.rsplit("\n\nJSON:", 1)[0])
         inputs = {"text": text, "questions": list(questions), "vocabulary": ("yes", "no")}
         return Recognised("answers", inputs, "deepeval")
     if prompt.startswith("Based on the given summary claims"):
         head, listed = _after_example(prompt).rsplit("\n\nSummary Claims:\n", 1)
         original = head.split("\nOriginal Text:\n", 1)[1]
-        claims = ast.literal_eval(listed.rsplit("\n\nJSON:", 1)[0])
+        claims = python_list(listed.rsplit("\n\nJSON:", 1)[0])
         # Older deepeval asked for 'idk' where it now asks for 'borderline'.
         unsure = "borderline" if "borderline" in prompt else "idk"
         inputs = {"claims": list(claims), "evidence": original, "vocabulary": ("yes", "no", unsure)}
         return Recognised("verdicts", inputs, "deepeval")
     if "Your task is to explain the quality of this summarization task" in prompt:
         score = float(re.search(r"Summarization Score:\n([\d.]+)", prompt).group(1))  # type: ignore[union-attr]
-        contradictions = ast.literal_eval(
+        contradictions = python_list(
             _between(
                 prompt, "Contradicting Information in the original text:\n", "\n\nExtra Information"
             )
@@ -188,10 +230,10 @@ def _deepeval(prompt: str) -> Recognised | None:
         questions: list[str] = []
         if marker in tail:
             tail, asked = tail.split(marker, 1)
-            questions = ast.literal_eval(asked.rsplit("\n\nJSON:", 1)[0])
+            questions = python_list(asked.rsplit("\n\nJSON:", 1)[0])
         else:
             tail = tail.rsplit("JSON:", 1)[0]
-        redundancies = ast.literal_eval(tail.strip())
+        redundancies = python_list(tail.strip())
         inputs = {
             "score": score,
             "contradictions": contradictions,

@@ -216,5 +216,5 @@ def test_timeout_and_max_concurrency_survive_evaluate_copies(openai_env: JudgeSe
     for copy in copy_metrics([metric, metric]):
         assert (copy.timeout, copy.max_concurrency) == (300, 1)
         assert copy.scorer is metric.scorer and copy.model is metric.model
-    assert metric.scorer._policy.timeout == 300 and metric.scorer.max_concurrency == 1
+    assert metric.scorer.timeout == 300 and metric.scorer.max_concurrency == 1
     # That the limit holds across copies: tests/test_deepeval_face.py, with a judge that counts.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -9,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from summscore.cli import main
-from summscore.report import PAGE_SIZE, ReportCase, render_report, write_report
+from summscore.report import PAGE_SIZE, ReportCase, ReportWriter, render_report, write_report
 from summscore.result import ClaimVerdict
+from summscore.stats import summarize
 
 from .report_data import case, cases
 
@@ -146,3 +148,25 @@ def test_any_text_anywhere_renders_and_stays_inside_its_place(text: str, tmp_pat
     assert page.count("</script>") == 2 and page.lower().count("<script") == 2
     data = _data(page)
     assert len(data["cases"]) == 3 and data["cases"][2]["id"] is None
+
+
+def test_the_writer_streams_render_reports_page_one_case_at_a_time() -> None:
+    batch = cases(PAGE_SIZE + 30)
+    meta = {"generated": "2026-11-23 12:00 UTC"}
+    results = [c.result for c in batch]
+    page = io.StringIO()
+    writer = ReportWriter(
+        page,
+        summarize(results),
+        [r.score for r in results],
+        title="t",
+        meta=meta,
+        first=results[0],
+    )
+    worst = writer.worst()
+    assert len(worst) == PAGE_SIZE and all(batch[i].result.error for i in worst[:5])
+    writer.head(writer.card(i, batch[i]) for i in worst)
+    for index, one in enumerate(batch):
+        writer.case(index, one)
+    writer.end()
+    assert page.getvalue() == render_report(batch, title="t", meta=meta)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from summscore import Case, SummarizationScorer, SummaryResult, SummaryResults
+from summscore._many import progress_bar
 from summscore.judges import LexicalJudge
-from summscore.scorer import _progress_bar
 from summscore.stats import failure_causes
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
@@ -122,9 +122,9 @@ def test_a_notebook_kernel_gets_a_progress_bar_by_default(monkeypatch: pytest.Mo
     fake.get_ipython = ZMQInteractiveShell  # type: ignore[attr-defined]
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     monkeypatch.delitem(sys.modules, "IPython", raising=False)
-    assert _progress_bar(3, None) is None  # a pipe, no kernel: no bar
+    assert progress_bar(3, None) is None  # a pipe, no kernel: no bar
     monkeypatch.setitem(sys.modules, "IPython", fake)
-    bar = _progress_bar(3, None)
+    bar = progress_bar(3, None)
     assert bar is not None
     bar.close()
-    assert _progress_bar(3, False) is None  # asked for none
+    assert progress_bar(3, False) is None  # asked for none

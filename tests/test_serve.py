@@ -270,3 +270,48 @@ async def test_a_deepeval_server_names_its_own_options_in_errors() -> None:
     assert strict.status_code == 200 and strict.json()["threshold"] == 1.0
     assert text.status_code == 422 and "not text" in text.json()["error"]["message"]
     assert whole.status_code == 200  # JSON Schema's integer: 3.0 is 3
+
+
+class _PeakJudge(LexicalJudge):
+    """The offline judge, slowed a little, counting the requests in flight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.active = 0
+        self.peak = 0
+
+    async def complete(self, request: Any) -> Any:
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+        try:
+            await asyncio.sleep(0.005)
+            return await super().complete(request)
+        finally:
+            self.active -= 1
+
+
+async def test_a_request_with_other_options_leaves_the_scorer_as_it_was_and_shares_its_limit() -> (
+    None
+):
+    judge = _PeakJudge()
+    scorer = SummarizationScorer(judge, preset="mastra", max_concurrency=2)
+    # The server lets 8 cases run at once; the scorer's limit of 2 judge requests still holds.
+    app = create_app(scorer, ServeConfig(max_concurrency=8))
+    cases = [{"source": f"{SOURCE} Case {i}.", "summary": SUMMARY, "id": i} for i in range(4)]
+    async with _client(app) as client:
+        plain, scaled = await asyncio.gather(
+            client.post("/v1/score:batch", json={"cases": cases}),
+            client.post(
+                "/v1/score:batch", json={"cases": [{**c, "options": {"scale": 10}} for c in cases]}
+            ),
+        )
+    assert plain.status_code == scaled.status_code == 200
+    assert judge.peak <= 2
+    assert scorer.options["scale"] == 1 and scorer.preset == "mastra"
+    plain_scores = [r["alignment_score"] for r in plain.json()["results"]]
+    scaled_scores = [r["alignment_score"] for r in scaled.json()["results"]]
+    assert scaled_scores == [pytest.approx(10 * s) for s in plain_scores]
+    spent = sum(
+        r["usage"]["judge_calls"] for r in plain.json()["results"] + scaled.json()["results"]
+    )
+    assert scorer.usage.judge_calls == spent  # one spend, whoever asked

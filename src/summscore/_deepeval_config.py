@@ -36,7 +36,7 @@ def check_extensions(
     scorer: SummarizationScorer, *, timeout: float | None, max_concurrency: int | None
 ) -> None:
     """timeout= and max_concurrency= beside scorer= must agree with the scorer's."""
-    current = {"timeout": scorer._policy.timeout, "max_concurrency": scorer.max_concurrency}
+    current = {"timeout": scorer.timeout, "max_concurrency": scorer.max_concurrency}
     for name, value in (("timeout", timeout), ("max_concurrency", max_concurrency)):
         if value is not None and value != current[name]:
             raise ValueError(
@@ -53,7 +53,7 @@ def template_prompts(template: Any) -> Any:
 
 def check_template(scorer: SummarizationScorer, template: Any, custom: bool) -> None:
     """A custom evaluation_template beside scorer= must be the one the scorer's prompts use."""
-    used = getattr(scorer._prompt_set(), "template", None)
+    used = getattr(scorer.prompts, "template", None)
     if used is None and not custom:
         return
     if used is not template:

@@ -10,28 +10,32 @@ thousands of rows stays quick; without JavaScript the worst page is still shown.
 Every text from the data is HTML-escaped (summaries and sources are untrusted), the cases are
 embedded as JSON with ``<`` escaped so no text can close the script block, and a lone surrogate in
 any text becomes U+FFFD instead of failing the write.
+
+:func:`render_report` makes the page from cases in memory; :class:`ReportWriter` writes the same
+page to a stream case by case, for runs too large to hold (``summscore score --report``).
 """
 
 from __future__ import annotations
 
-import html
+import heapq
+import io
 import json
 import math
-import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from ._pricing import format_cost
-from ._report_assets import CSS, SCRIPT
+from ._report_assets import SCRIPT
+from ._report_html import case_html, page_head
 from .result import SummaryResult
-from .stats import BatchSummary, histogram, summarize
+from .stats import BatchSummary, summarize
 
-__all__ = ["ReportCase", "render_report", "write_report"]
+__all__ = ["PAGE_SIZE", "ReportCase", "ReportWriter", "render_report", "write_report"]
 
 PAGE_SIZE = 50
+"""Cases per page of the report, and the worst cases shown without JavaScript."""
 _COMPONENT_NAMES = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
 
 
@@ -45,222 +49,107 @@ class ReportCase:
     result: SummaryResult
 
 
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+class ReportWriter:
+    """Writes one report page to ``out``, case by case, holding no case in memory.
 
+    The page's head shows figures over every case, so they are given first: ``summary`` (as
+    :func:`summscore.stats.summarize` or a one-pass equivalent makes it) and ``scores``, every
+    case's score in input order (NaN where none). Then, in this order::
 
-def _fmt(value: float | None) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:.3f}"
+        writer = ReportWriter(out, summary, scores, title=..., meta=..., top=..., first=...)
+        writer.head(writer.card(i, case) for i, case in worst)  # the cases of writer.worst()
+        for i, case in enumerate(cases):
+            writer.case(i, case)
+        writer.end()
 
+    ``first`` (the first case's result) fills in the preset, judge and prompt set that ``meta``
+    does not give. The bytes are those :func:`render_report` returns for the same cases.
+    """
 
-def _tone(score: float, top: float) -> str:
-    if math.isnan(score):
-        return "low"
-    ratio = score / top if top else 0.0
-    return "high" if ratio >= 0.7 else "mid" if ratio >= 0.4 else "low"
+    def __init__(
+        self,
+        out: IO[str],
+        summary: BatchSummary,
+        scores: Sequence[float],
+        *,
+        title: str = "summscore report",
+        meta: dict[str, Any] | None = None,
+        top: float = 1.0,
+        first: SummaryResult | None = None,
+    ) -> None:
+        self.out = out
+        self.summary = summary
+        self.scores = scores
+        self.title = title
+        self.top = top
+        info = dict(meta or {})
+        info.setdefault("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        if first is not None:
+            info.setdefault("preset", first.preset)
+            info.setdefault("judge", first.judge)
+            info.setdefault("prompt set", first.prompt_set)
+        self.meta = info
+        self._written = 0
 
-
-def _histogram_svg(counts: Sequence[int], top: float) -> str:
-    width, height, pad = 520, 170, 26
-    peak = max(counts) or 1
-    bar_w = (width - 2 * pad) / len(counts)
-    parts = [
-        f'<svg class="hist" viewBox="0 0 {width} {height}" role="img" '
-        'aria-label="score distribution">'
-    ]
-    for i, count in enumerate(counts):
-        h = (height - 2 * pad) * count / peak
-        x = pad + i * bar_w
-        y = height - pad - h
-        parts.append(
-            f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar_w - 4:.1f}" height="{h:.1f}" '
-            f'fill="#6c8ebf"><title>{count} case(s)</title></rect>'
+    def worst(self) -> list[int]:
+        """The indices of the cases shown without JavaScript: no score first, then the lowest,
+        ties in input order; at most :data:`PAGE_SIZE`."""
+        keys = (
+            (not math.isnan(s), 0.0 if math.isnan(s) else s, i) for i, s in enumerate(self.scores)
         )
-        if count:
-            parts.append(
-                f'<text x="{x + bar_w / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle">{count}</text>'
+        return [key[2] for key in heapq.nsmallest(PAGE_SIZE, keys)]
+
+    def card(self, index: int, case: ReportCase) -> str:
+        """The HTML card of case ``index``."""
+        return case_html(case, index, self.top, self.summary.threshold)
+
+    def head(self, cards: Iterable[str]) -> None:
+        """Write the page up to the cases' data: figures, tables, controls and ``cards``, the
+        cards of :meth:`worst` in its order."""
+        components = [n for n in _COMPONENT_NAMES if n in self.summary.components]
+        static = "\n".join(cards)
+        shown = min(len(self.scores), PAGE_SIZE)
+        total = len(self.scores)
+        self.out.write(
+            _well_formed(
+                page_head(
+                    self.title,
+                    self.meta,
+                    self.summary,
+                    self.scores,
+                    self.top,
+                    components,
+                    shown=shown,
+                    total=total,
+                    page_size=PAGE_SIZE,
+                )
+                + f'<div id="cases">{static}</div>\n'
+                '<script type="application/json" id="summscore-data">'
+                f'{{"pageSize":{_json_for_script(PAGE_SIZE)},"cases":['
             )
-    for i in range(len(counts) + 1):
-        x = pad + i * bar_w
-        if len(counts) > 5 and i % 2:  # every other label: they must stay legible on a phone
-            continue
-        label = f"{top * i / len(counts):g}"
-        parts.append(
-            f'<text x="{x:.1f}" y="{height - pad + 14}" text-anchor="middle">{label}</text>'
         )
-    parts.append(
-        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#9aa3b2"/>'
-    )
-    parts.append("</svg>")
-    return "".join(parts)
 
+    def case(self, index: int, case: ReportCase, card: str | None = None) -> None:
+        """Write case ``index``'s data (cases in input order); ``card`` if already rendered."""
+        result = case.result
+        item = {
+            "id": _json_id(case.id),
+            "s": _number(result.score),
+            "c": {k: _number(v) for k, v in result.components().items()},
+            "e": not result.ok,
+            "p": result.ok and result.score >= self.summary.threshold,
+            "u": len(result.unsupported_claims),
+            "m": len(result.missed_questions),
+            "h": self.card(index, case) if card is None else card,
+        }
+        self.out.write(("," if self._written else "") + _well_formed(_json_for_script(item)))
+        self._written += 1
 
-def _highlight(text: str, spans: Sequence[str]) -> str:
-    """Escape ``text`` and mark every verbatim occurrence of ``spans`` in it."""
-    wanted = sorted(
-        {s.strip() for s in spans if s and s.strip() and s.strip() in text}, key=len, reverse=True
-    )
-    if not wanted:
-        return _e(text)
-    pattern = re.compile("|".join(re.escape(s) for s in wanted))
-    out: list[str] = []
-    last = 0
-    for m in pattern.finditer(text):
-        out.append(_e(text[last : m.start()]))
-        out.append(f'<mark class="bad" title="not supported by the source">{_e(m.group(0))}</mark>')
-        last = m.end()
-    out.append(_e(text[last:]))
-    return "".join(out)
-
-
-def _spend(r: SummaryResult) -> str:
-    usage = r.usage
-    text = f"{usage.judge_calls} judge call{'s' if usage.judge_calls != 1 else ''}"
-    if usage.reused_calls or usage.cached_calls:
-        text += f" (+{usage.reused_calls + usage.cached_calls} from caches)"
-    if usage.input_tokens is not None:
-        text += f" · {usage.input_tokens:,} / {usage.output_tokens or 0:,} tokens"
-    if usage.cost is not None:
-        text += f" · {format_cost(usage.cost)}"
-    return text
-
-
-def _case_html(case: ReportCase, index: int, top: float, threshold: float) -> str:
-    r = case.result
-    components = " · ".join(
-        f"{name.removesuffix('_score')} {_fmt(value)}" for name, value in r.components().items()
-    )
-    passed = r.ok and r.score >= threshold
-    badge = (
-        f'<span class="badge pass" title="score ≥ {threshold:g}">pass</span>'
-        if passed
-        else f'<span class="badge fail" title="score below {threshold:g} or no score">fail</span>'
-    )
-    unsupported = r.unsupported_claims
-    parts = [
-        f'<section class="case" data-index="{index}">',
-        f'<h3><span class="score {_tone(r.score, top)}">{_fmt(r.score)}</span>'
-        f"<span>{_e(case.id)}</span>{badge}</h3>",
-    ]
-    if components:
-        parts.append(f'<div class="components">{_e(components)}</div>')
-    if r.usage.judge_calls or r.usage.reused_calls or r.usage.cached_calls:
-        parts.append(f'<div class="spend">{_e(_spend(r))}</div>')
-    if r.error:
-        parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
-    if case.summary is not None:
-        marked = _highlight(case.summary, [c.claim for c in unsupported])
-        parts.append(f'<div class="text" title="summary">{marked}</div>')
-    missed = r.missed_questions
-    if missed:
-        parts.append(f'<div>Missed questions ({len(missed)}):</div><ul class="missed">')
-        parts += [f"<li>{_e(q)}</li>" for q in missed]
-        parts.append("</ul>")
-    if unsupported:
-        parts.append(f'<div>Claims not supported ({len(unsupported)}):</div><ul class="claims">')
-        for c in unsupported:
-            reason = f" — {_e(c.reason)}" if c.reason else ""
-            parts.append(
-                f'<li><span class="verdict">{_e(c.verdict)}</span>{_e(c.claim)}{reason}</li>'
-            )
-        parts.append("</ul>")
-    if r.reason and not r.error:
-        parts.append(f"<details><summary>Reason</summary><p>{_e(r.reason)}</p></details>")
-    for warning in r.warnings:
-        parts.append(f'<p class="warn">Warning: {_e(warning)}</p>')
-    if case.source is not None:
-        parts.append(
-            f'<details><summary>Source</summary><div class="text">{_e(case.source)}</div></details>'
+    def end(self) -> None:
+        """Write the rest of the page: the end of the data and the page's script."""
+        self.out.write(
+            f']}}</script>\n<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n'
         )
-    parts.append("</section>")
-    return "\n".join(parts)
-
-
-def _figures(summary: BatchSummary) -> str:
-    scores, usage = summary.scores, summary.usage
-    rate = summary.pass_rate
-    figures = [
-        ("cases", f"{scores.count:,}"),
-        ("failed (error)", f"{scores.failed:,}"),
-        (f"pass rate (≥ {summary.threshold:g})", "–" if rate is None else f"{rate:.1%}"),
-        ("mean score", _fmt(scores.mean)),
-        ("judge calls", f"{usage.judge_calls:,}"),
-    ]
-    if usage.input_tokens is not None:
-        figures.append(
-            ("tokens in / out", f"{usage.input_tokens:,} / {usage.output_tokens or 0:,}")
-        )
-    figures.append(("cost", summary.cost_text))
-    if usage.reused_calls or usage.cached_calls:
-        figures.append(("calls saved by caches", f"{usage.reused_calls + usage.cached_calls:,}"))
-    cells = "".join(
-        f'<div class="figure" data-figure="{_e(label)}"><strong>{_e(value)}</strong><span>{_e(label)}</span></div>'
-        for label, value in figures
-    )
-    return f'<div class="figures">{cells}</div>'
-
-
-def _tables(summary: BatchSummary) -> str:
-    stats = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in summary.scores.rows())
-    parts = [f'<div class="scroll"><table class="stats" id="stats">{stats}</table></div>']
-    if summary.components:
-        rows = "".join(
-            f"<tr><th>{_e(name.removesuffix('_score'))}</th><td>{value:.3f}</td></tr>"
-            for name, value in summary.components.items()
-        )
-        parts.append(
-            f'<div class="scroll"><table class="stats" id="components"><tr><th>component</th>'
-            f"<th>mean</th></tr>{rows}</table></div>"
-        )
-    if summary.causes:
-        rows = "".join(
-            f"<tr><td>{n:,}</td><td>{_e(cause)}</td></tr>" for cause, n in summary.causes
-        )
-        parts.append(
-            f'<div class="scroll"><table class="stats causes" id="causes"><tr><th>failed</th>'
-            f"<th>cause</th></tr>{rows}</table></div>"
-        )
-    return f'<div class="tables">{"".join(parts)}</div>'
-
-
-def _controls(components: Sequence[str]) -> str:
-    names = ["score", *components]
-    sorts = [("score:asc", "score, worst first"), ("score:desc", "score, best first")]
-    for name in components:
-        short = name.removesuffix("_score")
-        sorts += [
-            (f"{name}:asc", f"{short}, lowest first"),
-            (f"{name}:desc", f"{short}, highest first"),
-        ]
-    sorts += [("id:asc", "id"), ("order:asc", "input order")]
-    sort_options = "".join(f'<option value="{v}">{_e(t)}</option>' for v, t in sorts)
-    range_options = "".join(
-        f'<option value="{n}">{_e(n.removesuffix("_score"))}</option>' for n in names
-    )
-    statuses = [
-        ("all", "all cases"),
-        ("fail", "failing (below pass mark or error)"),
-        ("pass", "passing"),
-        ("error", "errors only"),
-        ("unsupported", "with unsupported claims"),
-        ("missed", "with missed questions"),
-    ]
-    status_options = "".join(f'<option value="{v}">{_e(t)}</option>' for v, t in statuses)
-    return (
-        '<div class="controls" id="controls" hidden>'
-        '<label>search<input type="search" id="q" placeholder="id, summary, error…"></label>'
-        f'<label>show<select id="status">{status_options}</select></label>'
-        f'<label>sort by<select id="sort">{sort_options}</select></label>'
-        f'<label>range of<select id="range-of">{range_options}</select></label>'
-        '<label>from<input type="number" id="range-min" step="any" inputmode="decimal"></label>'
-        '<label>to<input type="number" id="range-max" step="any" inputmode="decimal"></label>'
-        '<button type="button" id="reset">reset</button></div>'
-        '<div class="pager" id="pager" hidden><span id="count"></span><span id="page"></span>'
-        '<button type="button" id="prev">‹ previous</button>'
-        '<button type="button" id="next">next ›</button></div>'
-    )
 
 
 def _json_for_script(value: Any) -> str:
@@ -299,85 +188,22 @@ def render_report(
     """The report as one HTML string. ``top`` is the highest possible score (Mastra's scale);
     ``threshold`` the pass mark (default: the deepeval preset's threshold, else half of ``top``)."""
     results = [c.result for c in cases]
-    summary = summarize(results, threshold=threshold, top=top)
-    info = dict(meta or {})
-    info.setdefault("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
-    first = results[0] if results else None
-    if first is not None:
-        info.setdefault("preset", first.preset)
-        info.setdefault("judge", first.judge)
-        info.setdefault("prompt set", first.prompt_set)
-    components = [n for n in _COMPONENT_NAMES if n in summary.components]
-    cards = [_case_html(c, i, top, summary.threshold) for i, c in enumerate(cases)]
-    data = {
-        "pageSize": PAGE_SIZE,
-        "cases": [
-            {
-                "id": _json_id(c.id),
-                "s": _number(c.result.score),
-                "c": {k: _number(v) for k, v in c.result.components().items()},
-                "e": not c.result.ok,
-                "p": c.result.ok and c.result.score >= summary.threshold,
-                "u": len(c.result.unsupported_claims),
-                "m": len(c.result.missed_questions),
-                "h": card,
-            }
-            for c, card in zip(cases, cards)
-        ],
-    }
-    worst = sorted(
-        range(len(cases)),
-        key=lambda i: (not math.isnan(results[i].score), results[i].score, i),
-    )[:PAGE_SIZE]
-    static = "\n".join(cards[i] for i in worst)
-    page = (
-        _page_head(
-            title,
-            info,
-            summary,
-            [r.score for r in results],
-            top,
-            components,
-            shown=len(worst),
-            total=len(cases),
-        )
-        + f'<div id="cases">{static}</div>\n'
-        f'<script type="application/json" id="summscore-data">{_json_for_script(data)}</script>\n'
-        f'<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n'
+    page = io.StringIO()
+    writer = ReportWriter(
+        page,
+        summarize(results, threshold=threshold, top=top),
+        [r.score for r in results],
+        title=title,
+        meta=meta,
+        top=top,
+        first=results[0] if results else None,
     )
-    return _well_formed(page)
-
-
-def _page_head(
-    title: str,
-    info: dict[str, Any],
-    summary: BatchSummary,
-    scores: Sequence[float],
-    top: float,
-    components: Any,
-    *,
-    shown: int,
-    total: int,
-) -> str:
-    """The page up to the case cards: title, figures, histogram, tables and the controls (shared
-    with the CLI's streaming writer, which must give the same bytes)."""
-    note = (
-        f'<p class="nojs" id="nojs">The {shown} worst of {total:,} cases; '
-        "open this file in a browser with JavaScript to sort, filter and page through all.</p>"
-        if total > PAGE_SIZE
-        else ""
-    )
-    meta_line = " · ".join(f"{_e(k)}: {_e(v)}" for k, v in info.items())
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width,initial-scale=1"><title>{_e(title)}</title>'
-        f"<style>{CSS}</style></head><body>\n"
-        f'<h1>{_e(title)}</h1><p class="meta">{meta_line}</p>\n'
-        f"{_figures(summary)}\n"
-        f"<h2>Score distribution</h2>{_histogram_svg(histogram(scores, top=top), top)}\n"
-        f"{_tables(summary)}\n"
-        f"<h2>Cases</h2>\n{_controls(components)}\n{note}"
-    )
+    cards = [writer.card(i, c) for i, c in enumerate(cases)]
+    writer.head(cards[i] for i in writer.worst())
+    for index, (case, card) in enumerate(zip(cases, cards)):
+        writer.case(index, case, card)
+    writer.end()
+    return page.getvalue()
 
 
 def _json_id(value: Any) -> Any:

@@ -3,60 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import math
-import os
-import sys
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import aclosing
 from typing import Any, Protocol, runtime_checkable
 
 from ._cache import SourceCache
-from ._calls import CallLog, CallPolicy, JudgeCaller
-from ._inputs import (
-    DEFAULT_FIELDS,
-    FieldNames,
-    as_case,
-    check_questions,
-    check_source,
-    check_summary,
-)
-from ._limiter import RequestLimiter
+from ._calls import CallLog, JudgeCaller
+from ._inputs import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_source, check_summary
+from ._many import case_id, progress_bar, stream_cases
 from ._pricing import check_judge_fits
 from ._redact import redact
-from ._replycache import ReplyCache, default_cache_dir
 from ._runner import run_sync
-from .judges import Judge, resolve_judge
+from ._scorer_setup import SHARED_OPTIONS, build_parts, check_limit
+from .judges import Judge
 from .presets import Context, Preset, SourceWork, make_preset
-from .prompts import check_prompt_choice, check_prompt_set, load_prompt_set
+from .prompts import check_prompt_choice, load_prompt_set
 from .result import SummaryResult, Usage
 from .results import SummaryResults
 
 __all__ = ["SummarizationScorer"]
-
-_COMMON = {
-    "max_concurrency": None,
-    "max_retries": 4,
-    "backoff": 1.0,
-    "max_backoff": 30.0,
-    "timeout": 120.0,
-    "repair_retries": 1,
-    "prompts": "auto",
-    "source_cache_size": 512,
-    "reply_cache": None,
-}
-# Without a max_concurrency the request limit adapts to the server, from here up to the ceiling.
-_ADAPTIVE_START = 8
-_ADAPTIVE_CEILING = 64
-# Cases in flight per allowed request: cases wait on shared sources and on their own earlier
-# calls, so more cases than request slots keep every slot busy.
-_CASES_PER_REQUEST = 4
-_JUDGE_OPTIONS = (
-    "temperature",
-    "max_tokens",
-    "response_format",
-    "cost_per_input_token",
-    "cost_per_output_token",
-)
 
 
 class SummarizationScorer:
@@ -97,45 +65,19 @@ class SummarizationScorer:
     def __init__(
         self, llm: Any, model: str | None = None, preset: str = "ragas", **options: Any
     ) -> None:
-        judge_choice = _JudgeChoice.pop_from(options)
-        common = {k: options.pop(k, v) for k, v in _COMMON.items()}
-        judge_options = {k: options.pop(k) for k in _JUDGE_OPTIONS if k in options}
-        self._preset: Preset = make_preset(preset, options)
-        max_concurrency = common["max_concurrency"]
-        if max_concurrency is None:
-            limiter = RequestLimiter(_ADAPTIVE_START, adaptive=True, ceiling=_ADAPTIVE_CEILING)
-        else:
-            _check_limit(max_concurrency)
-            limiter = RequestLimiter(max_concurrency, adaptive=True, ceiling=max_concurrency)
-        # The most judge requests in flight at once (the ceiling when adaptive).
-        self.max_concurrency: int = limiter.ceiling
-        self._policy = CallPolicy(
-            max_retries=common["max_retries"],
-            backoff=common["backoff"],
-            max_backoff=common["max_backoff"],
-            timeout=common["timeout"],
-            repair_retries=common["repair_retries"],
-        )
-        prompts = common["prompts"]
-        # A prompt-set object (a face's custom prompts, a user's deepeval template) is used as is.
-        custom_prompts = None if isinstance(prompts, str) else check_prompt_set(preset, prompts)
-        if custom_prompts is None:
-            check_prompt_choice(preset, prompts)
-        self._prompt_choice: str = "custom" if custom_prompts is not None else prompts
-        if judge_options and not _is_openai_client(llm):
-            raise TypeError(
-                f"{', '.join(judge_options)}: only used with an OpenAI client; "
-                "configure other judges directly"
-            )
-        if judge_options or _is_openai_client(llm):
-            judge_options.setdefault("timeout", self._policy.timeout)
+        parts = build_parts(llm, model, preset, options)
         self.llm = llm
-        self.judge: Judge = judge_choice.wrap(resolve_judge(llm, model, **judge_options))
+        self.judge: Judge = parts.judge
+        self._preset: Preset = parts.preset
+        self._policy = parts.policy
+        # The most judge requests in flight at once (the ceiling when adaptive).
+        self.max_concurrency: int = parts.limiter.ceiling
         self._caller = JudgeCaller(
-            self.judge, self._policy, cache=_reply_cache(common["reply_cache"]), limiter=limiter
+            self.judge, self._policy, cache=parts.reply_cache, limiter=parts.limiter
         )
-        self._cache: SourceCache[SourceWork] = SourceCache(common["source_cache_size"])
-        self._prompts: Any = custom_prompts
+        self._cache: SourceCache[SourceWork] = SourceCache(parts.source_cache_size)
+        self._prompt_choice: str = parts.prompt_choice
+        self._prompts: Any = parts.custom_prompts
         self._prompts_lock = threading.Lock()
 
     # ------------------------------------------------------------------ description
@@ -162,6 +104,17 @@ class SummarizationScorer:
         return str(self._prompt_set().name)
 
     @property
+    def prompts(self) -> Any:
+        """The prompt-set object in use: the one given as ``prompts=``, or the one the choice
+        ("auto", "upstream", "own") loads (summscore's own for a judge that reads no prompts)."""
+        return self._prompt_set()
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds per judge call attempt (None: no limit), as given by ``timeout=``."""
+        return self._policy.timeout
+
+    @property
     def usage(self) -> Usage:
         """Everything this scorer has spent so far, across all calls."""
         return self._caller.total.model_copy()
@@ -169,6 +122,41 @@ class SummarizationScorer:
     def clear_cache(self) -> None:
         """Forget cached source-side work."""
         self._cache.clear()
+
+    def with_preset(self, preset: str | None = None, **options: Any) -> SummarizationScorer:
+        """A scorer applying another rule with this scorer's judge, request limit, caches and
+        spend: ``preset`` (default: this one) with ``options``.
+
+        Options not given keep this scorer's values when the preset is the same, and the
+        preset's defaults for another preset. This scorer is left as it was; the two share
+        ``max_concurrency`` (requests of both count against it), the reply and source caches
+        (keys include the preset and its options, so rules never mix) and ``usage``. Call
+        settings (``max_concurrency``, ``timeout``, ``prompts``, ...) are part of what is shared:
+        build another :class:`SummarizationScorer` to change them.
+        """
+        shared = sorted(set(options) & SHARED_OPTIONS)
+        if shared:
+            raise TypeError(
+                f"{', '.join(shared)}: shared with the scorer this comes from; "
+                "build another SummarizationScorer to change it"
+            )
+        name = self.preset if preset is None else preset
+        if name == self.preset:
+            options = {**self.options, **options}
+        rule = make_preset(name, options)
+        if name != self.preset:
+            if self._prompt_choice == "custom":
+                raise TypeError(
+                    f"prompts: the scorer's prompt set is for the {self.preset} preset; build "
+                    f"another SummarizationScorer with prompts for the {name} preset"
+                )
+            check_prompt_choice(name, self._prompt_choice)
+        variant = copy.copy(self)
+        variant._preset = rule
+        if name != self.preset:
+            variant._prompts = None
+            variant._prompts_lock = threading.Lock()
+        return variant
 
     def __repr__(self) -> str:
         return f"SummarizationScorer(judge={self.judge.name!r}, preset={self.preset!r}, options={self.options!r})"
@@ -289,11 +277,11 @@ class SummarizationScorer:
         """
         items = list(cases)
         results: list[SummaryResult | None] = [None] * len(items)
-        bar = _progress_bar(len(items), progress)
+        bar = progress_bar(len(items), progress)
         try:
             async for index, result in self.ascore_stream(items, max_concurrency=max_concurrency):
                 if result.id is None:
-                    result.id = _case_id(items[index], index)
+                    result.id = case_id(items[index], index)
                 results[index] = result
                 if bar is not None:
                     bar.update(1)
@@ -314,63 +302,22 @@ class SummarizationScorer:
         Failures are results, as in :meth:`ascore_many`. Closing the iterator early cancels the
         work still in flight.
         """
-        call_limit = None
         if max_concurrency is not None:
-            _check_limit(max_concurrency)
-            call_limit = RequestLimiter(max_concurrency)
-        limit = (max_concurrency or self.max_concurrency) * _CASES_PER_REQUEST
-        source = enumerate(cases)
-        # Bounded: workers wait while the consumer is behind, so the input is read no faster
-        # than results are taken.
-        done: asyncio.Queue[tuple[int, SummaryResult] | None] = asyncio.Queue(
-            maxsize=max_concurrency or self.max_concurrency
+            check_limit(max_concurrency)
+        stream = stream_cases(
+            cases,
+            score=self._score_case,
+            failed=self.failed_result,
+            caller=self._caller,
+            max_concurrency=max_concurrency or self.max_concurrency,
+            call_limit=max_concurrency,
         )
-        failures: list[BaseException] = []
-
-        async def worker() -> None:
-            if call_limit is not None:  # each worker is a task of its own: this stays in it
-                self._caller.use_call_limit(call_limit)
-            finished = False
-            try:
-                while not failures:
-                    try:  # one shared iterator: each item is taken once
-                        index, item = next(source)
-                    except StopIteration:
-                        break
-                    except Exception as exc:  # the input itself failed: stop, and say so
-                        failures.append(exc)
-                        break
-                    try:
-                        case = as_case(item, index)
-                        result = await self.ascore(
-                            case.source, case.summary, case.assessment_questions
-                        )
-                    except Exception as exc:
-                        result = self.failed_result(exc)
-                    await done.put((index, result))
-                finished = True
-            except Exception as exc:  # a bug, not a case: report it rather than hang
-                failures.append(exc)
-                finished = True
-            finally:
-                if finished:  # not when cancelled: nobody is reading any more
-                    await done.put(None)
-
-        workers = [asyncio.create_task(worker()) for _ in range(limit)]
-        running = len(workers)
-        try:
-            while running:
-                item = await done.get()
-                if item is None:
-                    running -= 1
-                    continue
+        async with aclosing(stream):
+            async for item in stream:
                 yield item
-        finally:
-            for task in workers:
-                task.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
-        if failures:
-            raise failures[0]
+
+    async def _score_case(self, case: Case) -> SummaryResult:
+        return await self.ascore(case.source, case.summary, case.assessment_questions)
 
     def score_many(
         self,
@@ -404,95 +351,3 @@ class _SummaryFirst(Protocol):
     async def judge_prepared(
         self, ctx: Context, work: Any, early: Any, text: str, summary: str
     ) -> dict[str, Any]: ...
-
-
-class _JudgeChoice:
-    """The ``judge=`` and ``cascade_threshold=`` options: which judge answers what."""
-
-    CHOICES = ("llm", "cascade")
-    DEFAULT_THRESHOLD = 0.8
-
-    def __init__(self, choice: Any, threshold: Any) -> None:
-        if choice not in self.CHOICES:
-            raise ValueError(f"judge: expected one of {', '.join(self.CHOICES)}, got {choice!r}")
-        if threshold is not None and choice != "cascade":
-            raise TypeError("cascade_threshold: only used with judge='cascade'")
-        if threshold is None:
-            threshold = self.DEFAULT_THRESHOLD
-        if (
-            isinstance(threshold, bool)
-            or not isinstance(threshold, (int, float))
-            or not threshold >= 0
-        ):
-            raise ValueError(f"cascade_threshold: expected a number from 0 up, got {threshold!r}")
-        self.choice = choice
-        self.threshold = float(threshold)
-
-    @classmethod
-    def pop_from(cls, options: dict[str, Any]) -> _JudgeChoice:
-        return cls(options.pop("judge", "llm"), options.pop("cascade_threshold", None))
-
-    def wrap(self, judge: Judge) -> Judge:
-        if self.choice == "llm":
-            return judge
-        from .judges import CascadeJudge, LexicalJudge
-
-        if isinstance(judge, (CascadeJudge, LexicalJudge)):
-            raise TypeError(
-                f"judge='cascade' puts an LLM judge behind the offline judge; llm is already "
-                f"{type(judge).__name__}, pass an LLM (an OpenAI client with model=, ...)"
-            )
-        return CascadeJudge(judge, threshold=self.threshold)
-
-
-def _check_limit(value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"max_concurrency must be a positive integer, got {value!r}")
-
-
-def _reply_cache(option: Any) -> ReplyCache | None:
-    """``reply_cache``: None/False (off), True (the default directory), or a directory."""
-    if option is None or option is False:
-        return None
-    if option is True:
-        return ReplyCache(default_cache_dir())
-    if isinstance(option, (str, os.PathLike)):
-        return ReplyCache(option)
-    raise TypeError(
-        f"reply_cache must be True, False, None or a directory, got {type(option).__name__}"
-    )
-
-
-def _is_openai_client(llm: Any) -> bool:
-    if "openai" not in sys.modules:
-        return False
-    import openai
-
-    return isinstance(llm, (openai.OpenAI, openai.AsyncOpenAI))
-
-
-def _case_id(item: Any, index: int) -> Any:
-    """The id a result reports: the case's own, else its position in the batch."""
-    try:
-        case_id = as_case(item, index).id
-    except Exception:  # the case was unreadable; its result says why
-        return index
-    return index if case_id is None else case_id
-
-
-def _in_notebook() -> bool:
-    """True inside a Jupyter kernel (JupyterLab, Notebook, VS Code, Colab), where stderr is no tty."""
-    ipython = sys.modules.get("IPython")
-    get_ipython = getattr(ipython, "get_ipython", None)
-    shell = get_ipython() if callable(get_ipython) else None
-    return any(cls.__name__ == "ZMQInteractiveShell" for cls in type(shell).__mro__)
-
-
-def _progress_bar(total: int, progress: bool | None) -> Any:
-    if progress is None:
-        progress = _in_notebook() or sys.stderr.isatty()
-    if not progress or total == 0:
-        return None
-    from tqdm.auto import tqdm  # a widget in a notebook with ipywidgets, else text on stderr
-
-    return tqdm(total=total, desc="summscore", unit="case", file=sys.stderr, dynamic_ncols=True)

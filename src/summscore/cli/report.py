@@ -1,10 +1,10 @@
 """``--report`` in constant memory: the cases go to disk as they finish, the HTML is written in
 passes over them.
 
-The page is the one :func:`summscore.report.render_report` makes for the same cases (a test
-holds them equal), but no pass keeps more than the worst page of cases: the figures come from
-one pass (the scores in a flat array of floats, 8 bytes a row), the worst cases' cards from a
-second, and the cards of every case, streamed into the page's JSON block, from a third.
+The page is the one :func:`summscore.report.render_report` makes for the same cases (both write
+it with :class:`summscore.report.ReportWriter`; a test holds them equal), but no pass keeps more
+than the worst page of cases: the figures come from one pass (the scores in a flat array of
+floats, 8 bytes a row), the worst cases' cards from a second, and the cards of every case, streamed into the page's JSON block, from a third.
 
 Where the cases come from: the local engine spools each finished row (its full result, with the
 evidence) to an unnamed temporary file (:class:`ReportSpool`); the Ray engine reads its results
@@ -13,30 +13,17 @@ file back beside the input rows (:func:`cases_from_results`).
 
 from __future__ import annotations
 
-import heapq
 import json
 import math
 import tempfile
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from .._report_assets import SCRIPT
 from ..datasets import Columns, read_results, read_rows
-from ..report import (
-    _COMPONENT_NAMES,
-    PAGE_SIZE,
-    ReportCase,
-    _case_html,
-    _json_for_script,
-    _json_id,
-    _number,
-    _page_head,
-    _well_formed,
-)
+from ..report import ReportCase, ReportWriter
 from ..result import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
 from ..stats import BatchSummary, describe, failure_cause
 
@@ -197,13 +184,6 @@ class _Figures:
             offline=bool(self.scores) and self.offline,
         )
 
-    def worst(self) -> list[int]:
-        """The indices of the worst page: no score first, then the lowest, ties in input order."""
-        keys = (
-            (not math.isnan(s), 0.0 if math.isnan(s) else s, i) for i, s in enumerate(self.scores)
-        )
-        return [key[2] for key in heapq.nsmallest(PAGE_SIZE, keys)]
-
 
 def write_streamed_report(
     path: str | Path,
@@ -218,48 +198,24 @@ def write_streamed_report(
     figures = _Figures(threshold)
     for case in cases():
         figures.add(case.result)
-    summary = figures.summary(top)
-    info = dict(meta or {})
-    info.setdefault("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
-    if figures.first is not None:
-        info.setdefault("preset", figures.first.preset)
-        info.setdefault("judge", figures.first.judge)
-        info.setdefault("prompt set", figures.first.prompt_set)
-    components = [n for n in _COMPONENT_NAMES if n in summary.components]
-    total = len(figures.scores)
-    worst = figures.worst()
-    wanted = set(worst)
-    cards = {
-        index: _case_html(case, index, top, summary.threshold)
-        for index, case in enumerate(cases())
-        if index in wanted
-    }
-    static = "\n".join(cards[i] for i in worst)
-    del cards
-    head = (
-        _page_head(
-            title, info, summary, figures.scores, top, components, shown=len(worst), total=total
-        )
-        + f'<div id="cases">{static}</div>\n'
-        '<script type="application/json" id="summscore-data">'
-        f'{{"pageSize":{_json_for_script(PAGE_SIZE)},"cases":['
-    )
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("w", encoding="utf-8") as out:
-        out.write(_well_formed(head))
+        writer = ReportWriter(
+            out,
+            figures.summary(top),
+            figures.scores,
+            title=title,
+            meta=meta,
+            top=top,
+            first=figures.first,
+        )
+        worst = writer.worst()
+        wanted = set(worst)
+        cards = {i: writer.card(i, case) for i, case in enumerate(cases()) if i in wanted}
+        writer.head(cards[i] for i in worst)
+        del cards
         for index, case in enumerate(cases()):
-            result = case.result
-            item = {
-                "id": _json_id(case.id),
-                "s": _number(result.score),
-                "c": {k: _number(v) for k, v in result.components().items()},
-                "e": not result.ok,
-                "p": result.ok and result.score >= summary.threshold,
-                "u": len(result.unsupported_claims),
-                "m": len(result.missed_questions),
-                "h": _case_html(case, index, top, summary.threshold),
-            }
-            out.write(("," if index else "") + _well_formed(_json_for_script(item)))
-        out.write(f']}}</script>\n<script id="summscore-app">{SCRIPT}</script>\n</body></html>\n')
+            writer.case(index, case)
+        writer.end()
     return target

@@ -48,6 +48,7 @@ def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
     if out is None:
         if args.resume:
             raise UsageError("--resume needs a results file, not --out -")
+        _check_report(args, path, None)
         return
     if _same_file(out, path):
         raise UsageError(f"--out {out} is the input file; name another results file")
@@ -63,10 +64,10 @@ def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
     _check_report(args, path, out)
 
 
-def _check_report(args: argparse.Namespace, path: Path, out: Path) -> None:
+def _check_report(args: argparse.Namespace, path: Path, out: Path | None) -> None:
     if args.report:
         report = Path(args.report)
-        if _same_file(report, path) or _same_file(report, out):
+        if _same_file(report, path) or (out is not None and _same_file(report, out)):
             raise UsageError(f"--report {report} is the input or the results file")
         if report.exists() and not args.force and not _is_report(report):
             raise UsageError(
@@ -251,16 +252,23 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     from ..ray import run_score_file
 
     path = Path(args.input)
-    if args.out == "-" and args.report:
+    to_stdout = args.out == "-"
+    if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    out = Path(args.out) if args.out else _default_out(path)
+    if args.resume:
+        raise UsageError(
+            "--resume is not available with --engine ray (it scores every row again); "
+            "resume with the local engine"
+        )
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
     _check_report_suffix(args)
-    _check_report(args, path, out)
+    _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
+    plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
-        code = run_score_file(argparse.Namespace(**{**vars(args), "out": str(out)}), make_scorer)
+        code = run_score_file(plan, make_scorer)
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
-    if args.report:
+    if args.report and out is not None:  # (--out - with --report was refused above)
         columns = Columns(
             source=args.source_column,
             summary=args.summary_column,

@@ -10,7 +10,6 @@ accepted and left to time out.
 from __future__ import annotations
 
 import asyncio
-import copy
 import math
 import time
 from collections import OrderedDict
@@ -19,7 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..presets import make_preset
 from ..scorer import SummarizationScorer
 from .models import ScoreRequest
 
@@ -101,7 +99,7 @@ class Runner:
         self._running = 0
         self._case_seconds = 1.0  # moving average, for Retry-After
         self._variants: OrderedDict[tuple[Any, ...], SummarizationScorer] = OrderedDict()
-        names = scorer._preset.options_type.names()
+        names = tuple(scorer.options)
         self.request_options = sorted(
             o for o in config.request_options if o in names or (o == "n" and _questions_name(names))
         )
@@ -138,8 +136,7 @@ class Runner:
 
     def option_problem(self, name: str, field: str) -> str | None:
         """Why a request may not set option ``name`` on this server (None: it may)."""
-        preset = self.scorer._preset
-        names = preset.options_type.names()
+        names = tuple(self.scorer.options)
         option = "n" if name == "maxQuestions" else name
         target = _questions_name(names) if option == "n" else option
         if option not in self.config.request_options:
@@ -151,7 +148,7 @@ class Runner:
             )
         if target is None or target not in names:
             return (
-                f"{field}: not an option of the {preset.name} preset "
+                f"{field}: not an option of the {self.scorer.preset} preset "
                 f"(its options: {', '.join(names)})"
             )
         return None
@@ -160,8 +157,7 @@ class Runner:
         """The server's scorer with the request's preset options; caches and judge shared."""
         if not options:
             return self.scorer
-        preset = self.scorer._preset
-        names = preset.options_type.names()
+        names = tuple(self.scorer.options)
         translated: dict[str, Any] = {}
         for name, value in options.items():
             field = f"{prefix}.{name}"
@@ -174,23 +170,20 @@ class Runner:
                     field, f"{field}: at most {self.config.max_questions} on this server"
                 )
             translated[target] = value
-        merged = {**preset.options.as_dict(), **translated}
-        key = tuple(sorted(merged.items()))
+        key = tuple(sorted({**self.scorer.options, **translated}.items()))
         variant = self._variants.get(key)
         if variant is not None:
             self._variants.move_to_end(key)
             return variant
         try:
-            new_preset = make_preset(preset.name, merged)
+            # Shares the judge, its request limit, the caches and the spend; the preset's options
+            # are part of every source-cache key, so variants never mix.
+            variant = self.scorer.with_preset(**translated)
         except (TypeError, ValueError) as exc:
             message = str(exc)
             at = next((n for n in options if message.startswith(n)), None)
             at = at or (next(iter(options)) if len(options) == 1 else None)
             raise OptionError(f"{prefix}.{at}" if at else prefix, f"{prefix}: {message}") from None
-        # A shallow copy shares the judge caller (client, reply cache, usage) and the source
-        # cache; the preset's options are part of every source-cache key, so variants never mix.
-        variant = copy.copy(self.scorer)
-        variant._preset = new_preset
         self._variants[key] = variant
         if len(self._variants) > 64:
             self._variants.popitem(last=False)
