@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from summscore._many import _CASES_PER_REQUEST
 from summscore.cli import main
 from summscore.scorer import SummarizationScorer
 
@@ -103,16 +104,18 @@ def test_resume_scores_only_the_missing_rows_and_ends_complete_in_input_order(
 def test_ctrl_c_keeps_finished_rows_writes_the_report_and_resume_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cases = _cases(12)
+    window = _CASES_PER_REQUEST  # cases in flight per request slot: one slot here
+    cases = _cases(window + 6)
     data = _write(tmp_path / "data.jsonl", cases)
     out, report = tmp_path / "out.jsonl", tmp_path / "report.html"
     real = SummarizationScorer.ascore
     calls = 0
+    stop_at = window + 2  # started only after at least two rows have finished
 
     async def interrupted(self: SummarizationScorer, *args: Any, **kwargs: Any) -> Any:
         nonlocal calls
         calls += 1
-        if calls == 6:  # what Ctrl-C does: SIGINT, while a row is being judged
+        if calls == stop_at:  # what Ctrl-C does: SIGINT, while a row is being judged
             os.kill(os.getpid(), signal.SIGINT)
             await asyncio.sleep(5)
         return await real(self, *args, **kwargs)
@@ -134,10 +137,12 @@ def test_ctrl_c_keeps_finished_rows_writes_the_report_and_resume_completes(
     finished = _jsonl(out)
     ids = [r["id"] for r in finished]
     # The rows written before Ctrl-C, in input order (the scorer keeps a few cases in flight per
-    # request slot, so with one slot rows 1 to 5 may have finished; --resume scores the rest).
-    assert 1 <= len(ids) <= 5 and ids == [c["id"] for c in cases[: len(ids)]]
+    # request slot, so with one slot the rows before the interrupted one may have finished;
+    # --resume scores the rest).
+    assert 1 <= len(ids) < stop_at and ids == [c["id"] for c in cases[: len(ids)]]
     page = report.read_text(encoding="utf-8")
-    assert all(i in page for i in ids) and "c6" not in page and "c11" not in page
+    assert all(i in page for i in ids)
+    assert f"c{stop_at - 1}" not in page and f"c{len(cases) - 1}" not in page
     monkeypatch.setattr(SummarizationScorer, "ascore", real)
     calls = 0
     assert _score(str(data), "--out", str(out), "--resume") == 0

@@ -17,7 +17,7 @@ __all__ = ["case_id", "progress_bar", "stream_cases"]
 
 # Cases in flight per allowed request: cases wait on shared sources and on their own earlier
 # calls, so more cases than request slots keep every slot busy.
-_CASES_PER_REQUEST = 4
+_CASES_PER_REQUEST = 8
 
 
 async def stream_cases(

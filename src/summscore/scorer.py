@@ -8,7 +8,7 @@ import math
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast
 
 from ._cache import SourceCache
 from ._calls import CallLog, JudgeCaller
@@ -216,9 +216,10 @@ class SummarizationScorer:
         key = (text, self._preset.source_key(questions))
         ctx = Context(self._caller, log, prompts)
         early = None
-        if isinstance(self._preset, _SummaryFirst):
+        first = _as_summary_first(self._preset)
+        if first is not None:
             # Summary-side calls that need nothing from the source go out alongside it.
-            early = asyncio.ensure_future(self._preset.prepare_summary(ctx, checked_summary))
+            early = asyncio.ensure_future(first.prepare_summary(ctx, checked_summary))
         try:
             work, reused = await self._cache.get_or_compute(key, prepare)
             if reused:
@@ -226,8 +227,8 @@ class SummarizationScorer:
                 self._caller.count_reused(work.calls)
             for warning in work.warnings:
                 log.warn(warning)
-            if early is not None and isinstance(self._preset, _SummaryFirst):
-                fields_out = await self._preset.judge_prepared(
+            if early is not None and first is not None:
+                fields_out = await first.judge_prepared(
                     ctx, work, await early, text, checked_summary
                 )
             else:
@@ -342,7 +343,6 @@ class SummarizationScorer:
         )
 
 
-@runtime_checkable
 class _SummaryFirst(Protocol):
     """A preset with summary-side work that does not depend on the source (deepeval's claims)."""
 
@@ -351,3 +351,18 @@ class _SummaryFirst(Protocol):
     async def judge_prepared(
         self, ctx: Context, work: Any, early: Any, text: str, summary: str
     ) -> dict[str, Any]: ...
+
+
+def _as_summary_first(preset: Any) -> _SummaryFirst | None:
+    """The preset as a :class:`_SummaryFirst`, or None. Decided once per preset class: a runtime
+    protocol check walks the protocol's members on every call, and this one runs for every case."""
+    kind = type(preset)
+    known = _summary_first_classes.get(kind)
+    if known is None:
+        known = all(callable(getattr(kind, name, None)) for name in _SUMMARY_FIRST_METHODS)
+        _summary_first_classes[kind] = known
+    return cast(_SummaryFirst, preset) if known else None
+
+
+_SUMMARY_FIRST_METHODS = ("prepare_summary", "judge_prepared")
+_summary_first_classes: dict[type, bool] = {}
