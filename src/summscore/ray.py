@@ -257,5 +257,5 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     width = max(len(label) for label, _ in table)
     print(f"summscore: {local.preset} preset, judge {local.judge.name}, on Ray", file=sys.stderr)
     print("\n".join(f"  {label:<{width}}  {value}" for label, value in table), file=sys.stderr)
-    print(f"results: {out}", file=sys.stderr)
+    print(f"results: {'stdout' if str(out) == '-' else out}", file=sys.stderr)
     return 1 if failed or any(s is None for s in scores) else 0
