@@ -118,3 +118,26 @@ def test_the_ragas_rule_is_untouched_by_support() -> None:
     c = case("vaccine-faithful")
     result = SummarizationScorer(llm=LexicalJudge(), preset="ragas").score(c.source, c.summary)
     assert result.claims == [] and result.ok
+
+
+def _verdict(claim: str, evidence: str) -> dict[str, object]:
+    verdicts = LexicalJudge().run(
+        "verdicts",
+        {"claims": [claim], "evidence": evidence, "vocabulary": ("yes", "no", "borderline")},
+    )["verdicts"]
+    return dict(verdicts[0])
+
+
+def test_a_negation_that_governs_another_word_is_no_opposite() -> None:
+    evidence = (
+        "We could cut the cost by not using the voice recognition feature. The solar cell, the "
+        "voice recognition feature and the special materials make the product too expensive."
+    )
+    claim = "The solar cell, voice recognition feature and special materials made it expensive."
+    assert _verdict(claim, evidence)["verdict"] != "no"
+
+
+def test_a_negation_of_the_same_word_is_still_the_opposite() -> None:
+    evidence = "The planning board did not approve the request for a new stadium on Monday."
+    found = _verdict("The planning board approved the request for a new stadium.", evidence)
+    assert found["verdict"] == "no" and "opposite" in str(found["reason"])
