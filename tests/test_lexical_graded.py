@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from compat.corpus import case
 
@@ -9,6 +11,7 @@ from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
 from summscore.judges.lexical._graded import UNCONFIRMED, claim_support, source_grams
 from summscore.prompts.replies import VerdictsReply
+from summscore.report import ReportCase, render_report
 
 from .lexical_cases import QUADS
 
@@ -141,3 +144,12 @@ def test_a_negation_of_the_same_word_is_still_the_opposite() -> None:
     evidence = "The planning board did not approve the request for a new stadium on Monday."
     found = _verdict("The planning board approved the request for a new stadium.", evidence)
     assert found["verdict"] == "no" and "opposite" in str(found["reason"])
+
+
+def test_the_report_shows_each_claims_support_and_why_a_claim_is_not_supported() -> None:
+    summary = "The city council approved a new budget on Monday. The council rejected the budget."
+    result = SummarizationScorer(llm=LexicalJudge(), preset="deepeval").score(SOURCE, summary)
+    page = render_report([ReportCase(id="c1", result=result, source=SOURCE, summary=summary)])
+    assert "Claim support" in page and "1.00 — The city council approved" in page
+    (bad,) = result.unsupported_claims
+    assert bad.support == 0.0 and html.escape(bad.reason or "?") in page
