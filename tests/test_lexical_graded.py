@@ -8,7 +8,7 @@ import pytest
 from compat.corpus import case
 
 from summscore import SummarizationScorer
-from summscore.judges import LexicalJudge
+from summscore.judges import JudgeReply, JudgeRequest, LexicalJudge
 from summscore.judges.lexical._graded import UNCONFIRMED, claim_support, source_grams
 from summscore.prompts.replies import VerdictsReply
 from summscore.report import ReportCase, render_report
@@ -153,3 +153,28 @@ def test_the_report_shows_each_claims_support_and_why_a_claim_is_not_supported()
     assert "Claim support" in page and "1.00 — The city council approved" in page
     (bad,) = result.unsupported_claims
     assert bad.support == 0.0 and html.escape(bad.reason or "?") in page
+
+
+class _SupportSendingJudge:
+    """An LLM-like judge that sends a ``support`` nobody asked for: it must not count."""
+
+    name = "llm-like"
+    reads_prompts = False
+
+    def __init__(self) -> None:
+        self.inner = LexicalJudge()
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        return await self.inner.complete(request)
+
+
+def test_support_counts_only_from_a_judge_that_grades_claims() -> None:
+    summary = "The mayor's plan pays for two schools plus a library."
+    graded = SummarizationScorer(llm=LexicalJudge(), preset="deepeval").score(SOURCE, summary)
+    plain = SummarizationScorer(llm=_SupportSendingJudge(), preset="deepeval").score(
+        SOURCE, summary
+    )
+    assert [c.verdict for c in plain.claims] == [c.verdict for c in graded.claims]
+    share = sum(c.supported for c in plain.claims) / len(plain.claims)
+    assert plain.alignment_score == share and all(c.support is None for c in plain.claims)
+    assert graded.alignment_score != share

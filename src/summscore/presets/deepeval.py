@@ -185,11 +185,13 @@ class DeepEvalPreset(Preset):
         alignment = deepeval_alignment_score(
             normalized, strict_mode=opts.strict_mode, threshold=threshold
         )
+        # The offline judge grades each claim (ClaimVerdict.support): alignment is then the mean
+        # support, so summaries rank by how much of them the source carries, not 0 or 1. Only a
+        # judge that says so is read this way: an LLM's numbers stay upstream's.
+        grades = bool(getattr(ctx.caller.judge, "grades_claims", False))
         kept = [v.support for v, n in zip(verdicts, normalized) if n is not None]
-        graded = [s for s in kept if s is not None]
+        graded = [s for s in kept if s is not None] if grades else []
         if graded and len(graded) == len(kept):
-            # The offline judge grades each claim (ClaimVerdict.support): alignment is the mean
-            # support, so summaries rank by how much of them the source carries, not 0 or 1.
             alignment = deepeval_graded_alignment(
                 graded, strict_mode=opts.strict_mode, threshold=threshold
             )
@@ -209,7 +211,7 @@ class DeepEvalPreset(Preset):
                 verdict=n or v.verdict,
                 reason=v.reason,
                 supported=n == "yes",
-                support=v.support,
+                support=v.support if grades else None,
             )
             for c, v, n in zip(claims, verdicts, normalized)
         ]

@@ -27,7 +27,7 @@ from ._words import normalize
 __all__ = ["UNCONFIRMED", "claim_support", "source_grams"]
 
 # The share of its wording support a claim keeps when the judge can neither confirm nor
-# contradict it (tuned on the validation cuts of the development sets; see docs/lexical-judge.md).
+# contradict it (chosen on the validation cuts of the development sets; see the README).
 UNCONFIRMED = 0.8
 _LONGEST = 3
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
