@@ -178,3 +178,10 @@ def test_support_counts_only_from_a_judge_that_grades_claims() -> None:
     share = sum(c.supported for c in plain.claims) / len(plain.claims)
     assert plain.alignment_score == share and all(c.support is None for c in plain.claims)
     assert graded.alignment_score != share
+
+
+def test_a_malformed_support_in_a_reply_is_no_support_and_no_error() -> None:
+    reply = VerdictsReply.model_validate(
+        {"verdicts": [{"verdict": "yes", "support": 7}, {"verdict": "no", "support": "high"}]}
+    )
+    assert [v.support for v in reply.verdicts] == [None, None]

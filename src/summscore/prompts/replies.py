@@ -76,7 +76,7 @@ class VerdictItem(BaseModel):
     claim: str | None = Field(default=None, description="The claim judged (optional)")
     # Graded support (0 to 1) that only the offline LexicalJudge reports; kept out of the schema
     # the prompts ask an LLM for, so an LLM judge's replies and numbers stay upstream's.
-    support: SkipJsonSchema[float | None] = Field(default=None, ge=0, le=1)
+    support: SkipJsonSchema[float | None] = None
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -84,6 +84,14 @@ class VerdictItem(BaseModel):
         if value is None:
             return ""
         return str(getattr(value, "value", value))
+
+    @field_validator("support", mode="before")
+    @classmethod
+    def _support_share(cls, value: Any) -> float | None:
+        # Never a reason to reject a reply: anything but a number from 0 to 1 is no support.
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value) if 0 <= value <= 1 else None
 
 
 class VerdictsReply(BaseModel):
