@@ -514,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", nargs="*", help="prefixes of the dataset names to run")
     parser.add_argument("--only", nargs="*", choices=SCORES, default=list(SCORES))
     parser.add_argument("--limit", type=int, help="at most this many pairs per dataset")
+    parser.add_argument(
+        "--cut",
+        choices=("val", "test"),
+        help="only the validation or only the test cut of each set (tune on val, report both)",
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument(
         "--cascade",
@@ -538,6 +543,8 @@ def main(argv: list[str] | None = None) -> int:
     by_set: dict[str, list[Pair]] = {}
     for pair in pairs:
         if args.datasets and not any(pair.dataset.startswith(d) for d in args.datasets):
+            continue
+        if args.cut and (pair.cut == "val") != (args.cut == "val"):
             continue
         chosen = by_set.setdefault(pair.dataset, [])
         if args.limit is None or len(chosen) < args.limit:

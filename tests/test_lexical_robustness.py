@@ -71,7 +71,7 @@ def test_a_source_made_of_one_repeated_unit_is_judged_in_linear_work() -> None:
     result = SummarizationScorer(llm=LexicalJudge(), preset="deepeval").score(
         source, "Paris and London and Berlin."
     )
-    assert result.ok and result.alignment_score == 1.0
+    assert result.ok and result.claims and all(c.supported for c in result.claims)
     doc = analyze(source)
     assert doc._index is not None
     assert doc._index.examined <= len(doc.sentences) * POSTING_LIMIT

@@ -47,6 +47,8 @@ class ProcessPoolJudge:
             raise TypeError(f"{type(probe).__name__} has no run(task, inputs): it cannot be pooled")
         self.name: str = probe.name
         self.reads_prompts: bool = probe.reads_prompts
+        # The offline judge's graded claim support counts only from a judge that declares it.
+        self.grades_claims: bool = bool(getattr(probe, "grades_claims", False))
         self.cache_identity: str | None = getattr(probe, "cache_identity", None)
         self.workers = workers
         self._factory = factory

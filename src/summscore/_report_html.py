@@ -143,6 +143,11 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
                 f'<li><span class="verdict">{_e(c.verdict)}</span>{_e(c.claim)}{reason}</li>'
             )
         parts.append("</ul>")
+    graded = [c for c in r.claims if c.support is not None]
+    if graded:  # the offline judge's graded support, which its alignment averages
+        parts.append('<details><summary>Claim support</summary><ul class="claims">')
+        parts += [f"<li>{c.support:.2f} — {_e(c.claim)}</li>" for c in graded]
+        parts.append("</ul></details>")
     if r.reason and not r.error:
         parts.append(f"<details><summary>Reason</summary><p>{_e(r.reason)}</p></details>")
     for warning in r.warnings:

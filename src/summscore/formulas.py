@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 __all__ = [
     "deepeval_alignment_score",
     "deepeval_coverage_score",
+    "deepeval_graded_alignment",
     "deepeval_normalize_verdict",
     "js_round2",
     "mastra_component_score",
@@ -90,6 +91,16 @@ def deepeval_alignment_score(
         return 0
     score = sum(1 for v in kept if v == "yes") / len(kept)
     return _strict(score, strict_mode=strict_mode, threshold=threshold)
+
+
+def deepeval_graded_alignment(
+    supports: Sequence[float], *, strict_mode: bool = False, threshold: float = 0.5
+) -> float:
+    """summscore's graded alignment for a judge that grades each claim (the offline judge's
+    ``support``, 0 to 1): the mean support; no claims gives 0, as upstream's rule."""
+    if not supports:
+        return 0
+    return _strict(sum(supports) / len(supports), strict_mode=strict_mode, threshold=threshold)
 
 
 def deepeval_coverage_score(

@@ -64,12 +64,20 @@ class QuestionAnswer(BaseModel):
 
 
 class ClaimVerdict(BaseModel):
-    """A claim taken from the summary and the judge's verdict against the source."""
+    """A claim taken from the summary and the judge's verdict against the source.
+
+    ``support`` (0 to 1) is how much of the claim the source carries, reported by the offline
+    judge (``judge="lexical"``) only: the share of the claim's words, word pairs and word
+    triples found in the source, 0 for a contradicted claim, scaled down for a claim the judge
+    could neither confirm nor contradict. The deepeval rule's alignment is then the mean support
+    (graded) instead of the share of "yes" verdicts. None for LLM judges.
+    """
 
     claim: str
     verdict: str
     reason: str | None = None
     supported: bool
+    support: float | None = None
 
 
 class AssessmentAnswer(BaseModel):

@@ -88,6 +88,9 @@ class CascadeJudge:
         if not sure:
             return await self.llm_judge.complete(request)
         for item in output.get("verdicts", ()):
+            # The cascade stands in for the LLM: its verdicts count as upstream's (share of
+            # "yes"), not graded, whichever judge answered.
+            item.pop("support", None)
             reason = item.get("reason")
             item["reason"] = f"{OFFLINE_MARK}: {reason}" if reason else OFFLINE_MARK
         return JudgeReply(output=output, input_tokens=0, output_tokens=0, cost=0.0)

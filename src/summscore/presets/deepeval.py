@@ -22,7 +22,12 @@ from typing import Any, TypeVar
 
 from .._cache import SourceCache
 from .._calls import CallLog
-from ..formulas import deepeval_alignment_score, deepeval_coverage_score, deepeval_normalize_verdict
+from ..formulas import (
+    deepeval_alignment_score,
+    deepeval_coverage_score,
+    deepeval_graded_alignment,
+    deepeval_normalize_verdict,
+)
 from ..prompts.replies import (
     ClaimsReply,
     ReasonReply,
@@ -180,6 +185,16 @@ class DeepEvalPreset(Preset):
         alignment = deepeval_alignment_score(
             normalized, strict_mode=opts.strict_mode, threshold=threshold
         )
+        # The offline judge grades each claim (ClaimVerdict.support): alignment is then the mean
+        # support, so summaries rank by how much of them the source carries, not 0 or 1. Only a
+        # judge that says so is read this way: an LLM's numbers stay upstream's.
+        grades = bool(getattr(ctx.caller.judge, "grades_claims", False))
+        kept = [v.support for v, n in zip(verdicts, normalized) if n is not None]
+        graded = [s for s in kept if s is not None] if grades else []
+        if graded and len(graded) == len(kept):
+            alignment = deepeval_graded_alignment(
+                graded, strict_mode=opts.strict_mode, threshold=threshold
+            )
         judged = min(len(work.questions), len(source_answers), len(answers))
         if work.questions and judged < len(work.questions):
             ctx.log.warn(
@@ -191,7 +206,13 @@ class DeepEvalPreset(Preset):
         score = min(alignment, coverage)
 
         claim_checks = [
-            ClaimVerdict(claim=c, verdict=n or v.verdict, reason=v.reason, supported=n == "yes")
+            ClaimVerdict(
+                claim=c,
+                verdict=n or v.verdict,
+                reason=v.reason,
+                supported=n == "yes",
+                support=v.support if grades else None,
+            )
             for c, v, n in zip(claims, verdicts, normalized)
         ]
         assessment = [

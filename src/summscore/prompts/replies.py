@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 __all__ = [
     "AnswersReply",
@@ -73,6 +74,9 @@ class VerdictItem(BaseModel):
     verdict: str = Field(description="The verdict word")
     reason: str | None = Field(default=None, description="Why, when the verdict is not yes")
     claim: str | None = Field(default=None, description="The claim judged (optional)")
+    # Graded support (0 to 1) that only the offline LexicalJudge reports; kept out of the schema
+    # the prompts ask an LLM for, so an LLM judge's replies and numbers stay upstream's.
+    support: SkipJsonSchema[float | None] = None
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -80,6 +84,14 @@ class VerdictItem(BaseModel):
         if value is None:
             return ""
         return str(getattr(value, "value", value))
+
+    @field_validator("support", mode="before")
+    @classmethod
+    def _support_share(cls, value: Any) -> float | None:
+        # Never a reason to reject a reply: anything but a number from 0 to 1 is no support.
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value) if 0 <= value <= 1 else None
 
 
 class VerdictsReply(BaseModel):

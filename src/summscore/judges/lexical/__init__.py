@@ -35,6 +35,9 @@ class LexicalJudge:
 
     name = "lexical"
     reads_prompts = False
+    # Each verdict carries a graded ``support`` (0 to 1) that the deepeval rule's alignment
+    # averages (see summscore.result.ClaimVerdict); LLM judges have no such attribute.
+    grades_claims = True
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         return JudgeReply(output=self.run(request.task, request.inputs))

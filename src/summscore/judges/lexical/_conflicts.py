@@ -26,7 +26,7 @@ from ._match import (
     spelled_out,
     split_fragments,
 )
-from ._text import Doc, Span, make_span
+from ._text import Doc, Span, make_span, negated_heads
 from ._words import canon, has_cjk
 
 __all__ = ["contradicted"]
@@ -344,7 +344,12 @@ def _contradiction(
     # "no one died" elsewhere in the sentence does not negate the rest of it.
     part = max(pieces(best), key=lambda piece: recall(statement, piece))
     overlap = recall(statement, part)
-    if overlap >= 0.65 and statement.negated != part.negated and not missing_numbers:
+    if (
+        overlap >= 0.65
+        and statement.negated != part.negated
+        and not missing_numbers
+        and _negation_shared(statement, part)
+    ):
         return f'the source states the opposite: "{clip(part.text)}"'
     if overlap >= 0.5 and _same_subject(statement, part):
         for token in statement.token_set:
@@ -352,6 +357,15 @@ def _contradiction(
                 if opposite in part.token_set and token not in part.token_set:
                     return f'the source says "{opposite}" instead: "{clip(part.text)}"'
     return None
+
+
+def _negation_shared(statement: Span, part: Span) -> bool:
+    """Does the negation bear on what both say? The word it governs in the negated one must be
+    in the other: "by not using the voice recognition feature" denies no claim about what
+    the feature costs."""
+    negated, other = (part, statement) if part.negated else (statement, part)
+    heads = negated_heads(negated.text)
+    return heads is None or not heads.isdisjoint(other.token_set)
 
 
 def _same_subject(statement: Span, part: Span) -> bool:

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ._graded import UNCONFIRMED, claim_support, source_grams
 from ._lexicon import COMMON_STARTS, STOPWORDS
 from ._support import CONTRADICTED, SUPPORTED, judge_claim, judge_question
 from ._text import Span, analyze, make_span
@@ -247,9 +248,11 @@ def verdicts(
 def assess_claims(
     claims: Sequence[str], evidence: str, vocabulary: Sequence[str]
 ) -> list[tuple[dict[str, Any], float]]:
-    """One (verdict item, confidence) per claim."""
+    """One (verdict item, confidence) per claim. Each item carries the claim's graded
+    ``support`` (0 to 1, see :mod:`._graded`): 0 for a contradicted claim."""
     yes, no, unknown = vocabulary
     doc = analyze(evidence)
+    grams = source_grams(evidence)
     common = doc.common | lowercase_words(" ".join(claims))
     out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:
@@ -260,6 +263,8 @@ def assess_claims(
         item: dict[str, Any] = {"verdict": word}
         if verdict.reason:
             item["reason"] = verdict.reason
+        share = 0.0 if verdict.level == CONTRADICTED else claim_support(claim, grams)
+        item["support"] = round(share * (1.0 if verdict.level == SUPPORTED else UNCONFIRMED), 4)
         out.append((item, verdict.confidence))
     return out
 

@@ -29,6 +29,7 @@ __all__ = [
     "analyze",
     "is_negated",
     "make_span",
+    "negated_heads",
     "split_clauses",
     "split_sentences",
 ]
@@ -118,6 +119,26 @@ def is_negated(text: str) -> bool:
             return True
         return not NEGATIONS.isdisjoint(_LOWER_RUN.findall(_NOT_DENIALS.sub(" ", lower)))
     return has_cjk(text) and any(marker in text for marker in NEGATION_CJK)
+
+
+_NEGATION_AT = re.compile(
+    r"(?:\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot)\b|n't\b)([^.;:!?,]{0,80})",
+    re.IGNORECASE,
+)
+
+
+def negated_heads(text: str) -> frozenset[str] | None:
+    """The content word each negation of ``text`` governs: the first one after it in the same
+    clause ("the request was not | approved" governs "approve"); a bare "No." governs nothing.
+    None where that cannot be read (Chinese and Japanese negate with a suffix)."""
+    if has_cjk(text):
+        return None
+    heads: set[str] = set()
+    for m in _NEGATION_AT.finditer(text):
+        following = content_tokens(m.group(1))
+        if following:
+            heads.add(following[0])
+    return frozenset(heads)
 
 
 # ---------------------------------------------------------------------------------- analysis

@@ -43,10 +43,13 @@ _FULLWIDTH = re.compile("[\uff01-\uff5e]")
 
 def normalize(text: str) -> str:
     """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
-    the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old")."""
+    the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old", and
+    "<unk>", a model's placeholder for a word it could not write)."""
     if _FULLWIDTH.search(text):
         text = unicodedata.normalize("NFKC", text)
     text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if "<unk>" in text:  # a summariser's placeholder for a word it could not write: no word
+        text = text.replace("<unk>", " ")
     if _maybe_tokenised(text) and _TOKENISED_HINT.search(text):
         text = _detokenize(text)
     return text

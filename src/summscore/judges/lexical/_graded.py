@@ -1,0 +1,65 @@
+"""How much of a claim the source carries: the graded ``support`` of an alignment verdict.
+
+A yes/no verdict per claim ranks summaries poorly: most summaries of news have one or two claims,
+so their alignment is 0 or 1 and thousands of them tie. The support of a claim is the share of its
+wording found in the source, read at three lengths (single words, pairs, triples of consecutive
+words; lower-cased, so tokenised research text and the written form compare alike): a claim
+copied from the source has support 1, a claim that recombines the source's words into a new
+relation keeps its words but loses its pairs and triples, a claim of words the source never uses
+has support near 0. The square root of that share is the support: it keeps the order and spares
+a faithful paraphrase (a claim keeping a third of its wording scores about 0.6, not 0.3), which
+ranked summaries as well or better on the validation cuts of the development sets. The verdict
+then scales it: a contradicted claim has no support, a claim the
+judge could not confirm keeps ``UNCONFIRMED`` of it.
+
+Chinese and Japanese are read one character at a time (they write no spaces), so the pairs and
+triples of characters play the part of words and short phrases.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+
+from ._words import normalize
+
+__all__ = ["UNCONFIRMED", "claim_support", "source_grams"]
+
+# The share of its wording support a claim keeps when the judge can neither confirm nor
+# contradict it (chosen on the validation cuts of the development sets; see the README).
+UNCONFIRMED = 0.8
+_LONGEST = 3
+_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_UNIT = re.compile(f"[0-9a-z\u00c0-\u024f]+|[{_CJK}]")
+
+Grams = tuple[frozenset[tuple[str, ...]], ...]
+
+
+def _units(text: str) -> list[str]:
+    return _UNIT.findall(normalize(text).lower())
+
+
+def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
+    return [tuple(units[i : i + n]) for i in range(len(units) - n + 1)]
+
+
+@lru_cache(maxsize=64)
+def source_grams(text: str) -> Grams:
+    """The source's words, word pairs and word triples (memoised: a source meets many claims)."""
+    units = _units(text)
+    return tuple(frozenset(_grams(units, n)) for n in range(1, _LONGEST + 1))
+
+
+def claim_support(claim: str, grams: Grams) -> float:
+    """The square root of the mean, over the lengths the claim is long enough for, of the share
+    of the claim's n-grams found in the source (``grams`` from :func:`source_grams`); 1 for a
+    claim with no word at all (nothing in it can be unsupported)."""
+    units = _units(claim)
+    shares = []
+    for n, found in enumerate(grams, start=1):
+        mine = _grams(units, n)
+        if not mine:
+            break
+        shares.append(sum(1 for g in mine if g in found) / len(mine))
+    return math.sqrt(sum(shares) / len(shares)) if shares else 1.0
