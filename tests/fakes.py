@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from summscore.errors import TransientJudgeError
 from summscore.judges.base import JudgeReply, JudgeRequest
 
 FITNESS_SOURCE = (
@@ -80,3 +81,26 @@ def answers_for(
     return {
         "answers": [vocabulary[0] if rule(i, q) else vocabulary[1] for i, q in enumerate(questions)]
     }
+
+
+class CountingJudge(ScriptedJudge):
+    """A scripted judge that takes a moment per request and records the most at once."""
+
+    def __init__(self, script: dict[str, Any], *, cap: int | None = None) -> None:
+        super().__init__(script)
+        self.active = 0
+        self.peak = 0
+        self.cap = cap
+        self.rejected = 0
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        if self.cap is not None and self.active >= self.cap:
+            self.rejected += 1
+            raise TransientJudgeError("RateLimitError (HTTP 429): busy", retry_after=0)
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+        try:
+            await asyncio.sleep(0.005)
+            return await super().complete(request)
+        finally:
+            self.active -= 1

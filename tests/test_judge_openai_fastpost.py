@@ -30,27 +30,12 @@ from summscore.judges._fastpost import fast_post_for
 from summscore.judges.base import JudgeRequest
 from summscore.prompts.replies import AnswersReply
 
+from .test_judge_openai import completion
+
 KEY = "sk-fastpost-test-0123456789abcdef"
 REQUEST = JudgeRequest("answers", "Answer. Reply with JSON.", AnswersReply, {})
 # Headers the HTTP library decides (framing, compression it can decode), not the SDK.
 _TRANSPORT_HEADERS = {"host", "accept-encoding", "connection", "content-length"}
-
-
-def _completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "c1",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "judge-model",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 3, "total_tokens": 13},
-    }
 
 
 Reply = tuple[int, dict[str, str], bytes]
@@ -95,7 +80,7 @@ class Recorder:
 
 @pytest.fixture
 def answering() -> Iterator[Recorder]:
-    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    ok = json.dumps(completion('{"answers": ["1"]}')).encode()
     server = Recorder(lambda path, headers, body: (200, {"content-type": "application/json"}, ok))
     yield server
     server.close()
@@ -198,7 +183,7 @@ def test_an_unreachable_server_is_a_transient_error_naming_it(monkeypatch: Any) 
 
 
 def test_a_slow_server_times_out_as_on_the_sdk_path(monkeypatch: Any) -> None:
-    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    ok = json.dumps(completion('{"answers": ["1"]}')).encode()
 
     def slow(path: str, headers: dict[str, str], body: bytes) -> Reply:
         time.sleep(1.5)
@@ -217,7 +202,7 @@ def test_a_slow_server_times_out_as_on_the_sdk_path(monkeypatch: Any) -> None:
 def test_a_dropped_keep_alive_connection_is_retried_on_a_fresh_one(monkeypatch: Any) -> None:
     """A server that closes each connection after one answer without saying so."""
     monkeypatch.delenv("SUMMSCORE_OPENAI_SDK_PATH", raising=False)
-    payload = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    payload = json.dumps(completion('{"answers": ["1"]}')).encode()
     reply = (
         b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
         + f"content-length: {len(payload)}\r\n\r\n".encode()
@@ -383,7 +368,7 @@ def tls_files(tmp_path_factory: Any) -> dict[str, str]:
 def _tls_recorder(tls_files: dict[str, str]) -> Recorder:
     import ssl
 
-    ok = json.dumps(_completion('{"answers": ["1"]}')).encode()
+    ok = json.dumps(completion('{"answers": ["1"]}')).encode()
     server = Recorder(lambda path, headers, body: (200, {}, ok))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(tls_files["server.pem"], tls_files["server.key"])

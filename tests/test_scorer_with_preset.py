@@ -9,29 +9,8 @@ import pytest
 
 from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
-from summscore.judges.base import JudgeReply, JudgeRequest
 
-from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, ragas_script
-
-
-class PeakJudge:
-    """Answers like the ragas script after a short wait, counting requests in flight."""
-
-    name = "peak"
-    reads_prompts = True
-
-    def __init__(self) -> None:
-        self.active = 0
-        self.peak = 0
-
-    async def complete(self, request: JudgeRequest) -> JudgeReply:
-        self.active += 1
-        self.peak = max(self.peak, self.active)
-        try:
-            await asyncio.sleep(0.01)
-            return JudgeReply(output=ragas_script()[request.task])
-        finally:
-            self.active -= 1
+from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, CountingJudge, ScriptedJudge, ragas_script
 
 
 def test_another_option_changes_the_rule_and_leaves_the_scorer_as_it_was() -> None:
@@ -64,7 +43,7 @@ def test_options_not_given_keep_the_scorers_and_another_preset_starts_from_its_d
 
 
 async def test_the_variant_shares_the_request_limit_the_caches_and_the_spend() -> None:
-    judge = PeakJudge()
+    judge = CountingJudge(ragas_script())
     base = SummarizationScorer(judge, prompts="own", max_concurrency=2)
     variant = base.with_preset(coeff=0.2)
     assert variant.max_concurrency == 2

@@ -11,37 +11,21 @@ import pytest
 from compat.corpus import case
 from compat.judge_server import JudgeServer
 
-from summscore import JudgeError, SummarizationScorer, TransientJudgeError
+from summscore import JudgeError, SummarizationScorer
 from summscore._calls import AUTH_FAILURES_TO_STOP
 from summscore._limiter import RequestLimiter
 from summscore._runner import run_sync
 from summscore.judges.base import JudgeReply, JudgeRequest
 
-from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, Seq, ragas_script
+from .fakes import (
+    FITNESS_SOURCE,
+    FITNESS_SUMMARY,
+    CountingJudge,
+    ScriptedJudge,
+    Seq,
+    ragas_script,
+)
 from .test_scorer import deepeval_script
-
-
-class CountingJudge(ScriptedJudge):
-    """A scripted judge that takes a moment per request and records the most at once."""
-
-    def __init__(self, script: dict[str, Any], *, cap: int | None = None) -> None:
-        super().__init__(script)
-        self.active = 0
-        self.peak = 0
-        self.cap = cap
-        self.rejected = 0
-
-    async def complete(self, request: JudgeRequest) -> JudgeReply:
-        if self.cap is not None and self.active >= self.cap:
-            self.rejected += 1
-            raise TransientJudgeError("RateLimitError (HTTP 429): busy", retry_after=0)
-        self.active += 1
-        self.peak = max(self.peak, self.active)
-        try:
-            await asyncio.sleep(0.005)
-            return await super().complete(request)
-        finally:
-            self.active -= 1
 
 
 class LockstepJudge(ScriptedJudge):
