@@ -43,7 +43,7 @@ from compat.corpus import Case
 from compat.judge_server import Faults
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from throughput import Server, make_cases  # the same out-of-process server and cases
+from throughput import Server, make_cases, settle_gc  # the same out-of-process server and cases
 
 MODEL = "gpt-4o-mini"
 KEY = "sk-benchmark-not-a-real-key"
@@ -210,6 +210,7 @@ def measure(
     server: Server, name: str, run: Runner, cases: list[Case], interval: float
 ) -> tuple[str, float, int, dict[str, float]]:
     run(server.url, cases[:2])  # imports and first-use set-up, unmeasured
+    settle_gc()
     ms, calls = cpu_per_call(server, run, cases)
     with Sampler(interval) as sampler:
         run(server.url, cases)
@@ -262,7 +263,7 @@ def main() -> None:
             ("ragas evaluate()", ragas_evaluate),
             ("deepeval evaluate()", deepeval_evaluate),
         ]
-    faults = Faults(latency=args.latency, max_concurrency=args.cap, retry_after=1.0)
+    faults = Faults(latency=args.latency, paced=True, max_concurrency=args.cap, retry_after=1.0)
     server = Server(faults)
     workdir = os.getcwd()
     try:

@@ -49,6 +49,11 @@ class Faults:
     """What can go wrong, and how often (rates are probabilities per request)."""
 
     latency: float = 0.0  # seconds added to every answer
+    # True: ``latency`` is the whole time from a request's arrival to its answer, the server's
+    # own work included (a hosted model's time to answer), not added to that work. With a
+    # Python server sharing the client's cores, added latency also charges the client for the
+    # server's CPU: 32 answers computed at once queue on the server's GIL.
+    paced: bool = False
     jitter: float = 0.0  # up to this many more seconds, uniformly
     max_concurrency: int | None = None  # more requests at once than this get a 429
     retry_after: float = 0.05  # the Retry-After the 429 carries, in seconds
@@ -73,6 +78,9 @@ class Stats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     streamed: int = 0  # answers sent as server-sent events
+    answered: int = 0  # answers timed below (200s and injected 500s)
+    answer_seconds: float = 0.0  # total time from arrival to answer ready
+    slowest_answer: float = 0.0
 
 
 class JudgeServer:
@@ -170,8 +178,13 @@ class JudgeServer:
                 roll -= rate
             return None, delay
 
-    def completion(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
-        """Answer one chat-completion request: (status, JSON body, extra headers)."""
+    def completion(
+        self, body: dict[str, Any], arrived: float | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
+        """Answer one chat-completion request: (status, JSON body, extra headers).
+
+        ``arrived`` is when the request came in (``time.monotonic()``; now when not given)."""
+        arrived = time.monotonic() if arrived is None else arrived
         if not self._enter():
             with self._lock:
                 self.stats.statuses[429] += 1
@@ -188,21 +201,24 @@ class JudgeServer:
             )
         try:
             fault, delay = self._draw()
-            if delay:
+            paced = self.faults.paced
+            if delay and not paced:
                 time.sleep(delay)
             if fault == "hang":
                 time.sleep(self.faults.hang_seconds)
             if fault == "error":
-                with self._lock:
-                    self.stats.statuses[500] += 1
-                return (
-                    500,
-                    {"error": {"message": "injected server error", "type": "server_error"}},
-                    {},
-                )
-            status, payload = 200, self._answer(body, fault)
+                status: int = 500
+                payload = {"error": {"message": "injected server error", "type": "server_error"}}
+            else:
+                status, payload = 200, self._answer(body, fault)
+            if paced:
+                time.sleep(max(0.0, arrived + delay - time.monotonic()))
+            took = time.monotonic() - arrived
             with self._lock:
                 self.stats.statuses[status] += 1
+                self.stats.answered += 1
+                self.stats.answer_seconds += took
+                self.stats.slowest_answer = max(self.stats.slowest_answer, took)
             return status, payload, {}
         finally:
             self._leave()
@@ -424,6 +440,7 @@ def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
         def do_POST(self) -> None:
+            arrived = time.monotonic()
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
             if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
@@ -434,7 +451,7 @@ def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._send(400, {"error": {"message": "the request body is not JSON"}})
                 return
-            status, payload, headers = server.completion(body)
+            status, payload, headers = server.completion(body, arrived)
             if status == 200 and body.get("stream"):
                 with server._lock:
                     server.stats.streamed += 1
@@ -452,6 +469,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--port", type=int, default=8099)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds added to every answer")
+    parser.add_argument(
+        "--paced",
+        action="store_true",
+        help="the latency includes the time to compute the answer instead of adding to it",
+    )
     parser.add_argument("--jitter", type=float, default=0.0, help="up to this many more seconds")
     parser.add_argument("--max-concurrency", type=int, help="beyond this, answer 429 + Retry-After")
     parser.add_argument("--retry-after", type=float, default=0.05)
@@ -465,6 +487,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     faults = Faults(
         latency=args.latency,
+        paced=args.paced,
         jitter=args.jitter,
         max_concurrency=args.max_concurrency,
         retry_after=args.retry_after,

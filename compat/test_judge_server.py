@@ -285,3 +285,25 @@ def test_mastras_reason_prompt_is_answered_in_plain_text(judge_server: JudgeServ
     )
     content = _ask(judge_server, prompt)["choices"][0]["message"]["content"]
     assert content.startswith("The score is 0.50 because")
+
+
+@pytest.mark.parametrize("paced", [False, True])
+def test_paced_latency_counts_the_servers_own_work_inside_it(
+    make_judge_server: Callable[..., JudgeServer], paced: bool
+) -> None:
+    # The answer's own work stands in for a slow oracle (0.3 s); latency 0.35 s.
+    server = make_judge_server(latency=0.35, paced=paced)
+    real_answer = server._answer
+
+    def slow_answer(body: dict[str, Any], fault: str | None) -> dict[str, Any]:
+        time.sleep(0.3)
+        return real_answer(body, fault)
+
+    server._answer = slow_answer  # type: ignore[method-assign]
+    _ask(server, "hello")
+    took = server.stats.answer_seconds
+    assert server.stats.answered == 1 and took == server.stats.slowest_answer
+    if paced:  # work inside the latency: about 0.35 s, far from the 0.65 s of work + latency
+        assert 0.35 <= took < 0.6
+    else:
+        assert took >= 0.65
