@@ -429,6 +429,7 @@ WATCHED = (
     "src/summscore/judges/_errors.py",
     "src/summscore/judges/_secrets.py",
     "src/summscore/_calls.py",
+    "src/summscore/_callpolicy.py",
     "src/summscore/_checks.py",
     "src/summscore/_jsonparse.py",
     "src/summscore/prompts",

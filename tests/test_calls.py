@@ -74,6 +74,26 @@ async def test_transient_failures_give_up_after_max_retries() -> None:
     assert len(judge.requests) == 3
 
 
+async def test_backoff_doubles_with_each_failed_attempt_and_every_retry_is_counted() -> None:
+    failures = [TransientJudgeError(f"503 #{i}") for i in range(3)]
+    c, judge, slept = caller(
+        {"answers": Seq([*failures, {"answers": ["1"]}])}, backoff=1, max_backoff=60
+    )
+    log = CallLog()
+    assert await ask(c, log) == ["1"]
+    assert len(judge.requests) == 4 and log.usage.retries == 3 and log.usage.judge_calls == 1
+    for attempt, seconds in enumerate(slept, start=1):  # attempt n waits within [2^(n-2), 2^(n-1)]
+        assert 2 ** (attempt - 2) <= seconds <= 2 ** (attempt - 1)
+
+
+async def test_no_retries_means_one_request_and_no_wait() -> None:
+    c, judge, slept = caller({"answers": TransientJudgeError("503")}, max_retries=0)
+    log = CallLog()
+    with pytest.raises(TransientJudgeError):
+        await ask(c, log)
+    assert len(judge.requests) == 1 and slept == [] and log.usage.retries == 0
+
+
 async def test_permanent_errors_are_not_retried() -> None:
     c, judge, _ = caller({"answers": JudgeError("401 bad key")})
     with pytest.raises(JudgeError):

@@ -23,13 +23,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
-from ._jsonparse import coerce_reply
+from ._callpolicy import (
+    CallLog,
+    CallPolicy,
+    is_auth_failure,
+    is_rate_limit,
+    parse_reply,
+    repair_feedback,
+)
 from ._limiter import RequestLimiter
 from ._redact import redact, redact_value
 from ._replycache import ReplyCache, cache_identity
@@ -59,48 +65,6 @@ _STALL_SAMPLES = 20
 _call_limiter: contextvars.ContextVar[RequestLimiter | None] = contextvars.ContextVar(
     "summscore_call_limiter", default=None
 )
-
-
-@dataclass(frozen=True)
-class CallPolicy:
-    """Limits for one judge call. ``timeout`` is per attempt, in seconds (None: no limit)."""
-
-    max_retries: int = 4
-    backoff: float = 1.0
-    max_backoff: float = 30.0
-    max_retry_after: float = 120.0
-    timeout: float | None = 120.0
-    repair_retries: int = 1
-
-    def __post_init__(self) -> None:
-        for name in ("max_retries", "repair_retries"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        for name in ("backoff", "max_backoff", "max_retry_after"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{name} must be a non-negative number, got {value!r}")
-        if self.timeout is not None and (
-            isinstance(self.timeout, bool)
-            or not isinstance(self.timeout, (int, float))
-            or self.timeout <= 0
-        ):
-            raise ValueError(
-                f"timeout must be a positive number of seconds or None, got {self.timeout!r}"
-            )
-
-
-@dataclass
-class CallLog:
-    """What one result's judge calls cost, and what went wrong on the way."""
-
-    usage: Usage = field(default_factory=Usage)
-    warnings: list[str] = field(default_factory=list)
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
 
 
 class JudgeCaller:
@@ -159,7 +123,7 @@ class JudgeCaller:
             request = JudgeRequest(task, prompt, rendered.schema, inputs)
             reply = await self._send(log, request)
             try:
-                parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                parsed = parse_reply(log, task, reply, reply_model, last=attempt + 1 == attempts)
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + repair_feedback(str(exc))
@@ -205,7 +169,7 @@ class JudgeCaller:
             request = JudgeRequest(task, prompt, rendered.schema, inputs)
             reply = await self._send(log, request)
             try:
-                parsed = _parse(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                parsed = parse_reply(log, task, reply, reply_model, last=attempt + 1 == attempts)
                 self._keep(request, reply)
                 return parsed
             except JudgeOutputError as exc:
@@ -234,10 +198,30 @@ class JudgeCaller:
             self.cache.put(self._cache_key(request), reply)
 
     async def _send_to_judge(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
-        policy = self.policy
+        try:  # most requests succeed at once: no retry machinery for them (~60 us a call)
+            reply = await self._once(request)
+        except TransientJudgeError as exc:
+            if self.policy.max_retries < 1:
+                raise
+            reply = await self._retry(log, request, exc)
+        self._count(log, reply)
+        # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
+        # reply is parsed, cached or quoted anywhere.
+        return dataclasses.replace(reply, output=redact_value(reply.output))
+
+    async def _retry(
+        self, log: CallLog, request: JudgeRequest, first: TransientJudgeError
+    ) -> JudgeReply:
+        """Attempts 2 to ``max_retries + 1`` after a first that failed with ``first``: the same
+        waits (Retry-After, else exponential backoff by attempt number) and retry counts as if
+        tenacity had run the first attempt too."""
+        self._count_retry(log)
+        await self._sleep(self._delay(first, 1))
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(policy.max_retries + 1),
-            wait=self._wait,
+            stop=stop_after_attempt(self.policy.max_retries),
+            wait=lambda state: self._delay(
+                state.outcome.exception() if state.outcome else None, state.attempt_number + 1
+            ),
             retry=retry_if_exception_type(TransientJudgeError),
             before_sleep=lambda _state: self._count_retry(log),
             sleep=self._sleep,
@@ -246,10 +230,7 @@ class JudgeCaller:
         async for attempt in retrying:
             with attempt:
                 reply = await self._once(request)
-        self._count(log, reply)
-        # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
-        # reply is parsed, cached or quoted anywhere.
-        return dataclasses.replace(reply, output=redact_value(reply.output))
+        return reply
 
     async def _once(self, request: JudgeRequest) -> JudgeReply:
         """One attempt, holding a slot of the scorer's (and the call's) request limit."""
@@ -267,7 +248,7 @@ class JudgeCaller:
         try:
             reply = await self._complete(request)
         except TransientJudgeError as exc:
-            if _is_rate_limit(exc):
+            if is_rate_limit(exc):
                 for limiter, epoch in zip(limiters, epochs):
                     limiter.rate_limited(epoch)
             raise
@@ -355,7 +336,7 @@ class JudgeCaller:
 
     def _note_auth(self, exc: JudgeError) -> None:
         """Count authentication failures in a row; past the limit, stop asking the judge."""
-        if not _is_auth_failure(exc):
+        if not is_auth_failure(exc):
             return
         with self._lock:
             self._auth_failures += 1
@@ -367,13 +348,13 @@ class JudgeCaller:
                     )
                 )
 
-    def _wait(self, state: RetryCallState) -> float:
+    def _delay(self, exc: BaseException | None, failed_attempt: int) -> float:
+        """Seconds to wait after attempt number ``failed_attempt`` failed with ``exc``."""
         policy = self.policy
-        exc = state.outcome.exception() if state.outcome else None
         hint = getattr(exc, "retry_after", None)
         if isinstance(hint, (int, float)) and hint >= 0:
             return float(min(hint, policy.max_retry_after)) + random.uniform(0, 0.1)
-        ceiling = min(policy.max_backoff, policy.backoff * (2 ** (state.attempt_number - 1)))
+        ceiling = min(policy.max_backoff, policy.backoff * (2 ** (failed_attempt - 1)))
         return random.uniform(ceiling / 2, ceiling) if ceiling > 0 else 0.0
 
     def count_reused(self, calls: int) -> None:
@@ -409,33 +390,3 @@ def _shorten(scope: Any, deadline: float) -> None:
     if when is None or deadline < when:
         with contextlib.suppress(RuntimeError):  # answered (or timed out) meanwhile
             scope.reschedule(deadline)
-
-
-def _parse(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: bool) -> M:
-    """Read a reply. A reply cut off mid-JSON is asked again; only on the last attempt is what
-    it holds kept, and then with a warning."""
-    try:
-        return coerce_reply(reply.output, model)
-    except JudgeOutputError:
-        if not last:
-            raise
-        parsed = coerce_reply(reply.output, model, allow_truncated=True)
-        log.warn(f"{task}: the judge's reply was cut off; scored what it held")
-        return parsed
-
-
-def _is_rate_limit(exc: BaseException) -> bool:
-    text = str(exc)
-    return "HTTP 429" in text or "rate limit" in text.lower()
-
-
-def _is_auth_failure(exc: BaseException) -> bool:
-    text = str(exc)
-    return any(f"HTTP {status}" in text for status in (401, 403))
-
-
-def repair_feedback(problem: str) -> str:
-    return (
-        "\n\nYour previous reply could not be used: "
-        f"{problem}. Reply again with only the JSON the instructions above ask for."
-    )
