@@ -127,3 +127,47 @@ def test_the_cli_report_with_results_on_stdout_holds_every_row(tmp_path: Path) -
     assert [c["id"] for c in shown] == [r["id"] for r in rows]
     assert sum(1 for c in shown if c["e"]) == 25
     assert list((tmp_path / "out").iterdir()) == [report]  # the spool left nothing behind
+
+
+_CLAIM_SUPPORT = re.compile(r"<details><summary>Claim support</summary>(.*?)</details>", re.S)
+
+
+def _claim_support(page: str) -> dict[str, list[str]]:
+    """Each case's "Claim support" list, by id, as the report's cards show it."""
+    return {str(c["id"]): _CLAIM_SUPPORT.findall(c["h"]) for c in _data(page)["cases"]}
+
+
+def test_a_report_rebuilt_from_the_results_file_shows_the_claim_support_of_the_run(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "rows.jsonl"
+    source = "The council of Leeds approved 450 new homes in March. Work starts in June."
+    summaries = [
+        "Leeds approved 450 new homes in March.",  # copied: support 1
+        "Leeds approved 540 new homes in March.",  # a wrong number: support 0
+        "The council said the homes will be built by volunteers next year.",  # unconfirmed
+        "Leeds approved homes. Work starts in June. The mayor resigned.",
+    ]
+    rows = [{"id": f"r{i}", "source": source, "summary": s} for i, s in enumerate(summaries)]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    for suffix in ("jsonl", "csv", "parquet"):
+        results, scored = tmp_path / f"out.{suffix}", tmp_path / f"scored-{suffix}.html"
+        args = ["score", str(data), "--out", str(results), "--report", str(scored)]
+        assert main([*args, "--preset", "deepeval", "--workers", "1", "--no-progress"]) == 0
+        rebuilt = write_streamed_report(
+            tmp_path / f"rebuilt-{suffix}.html",
+            cases_from_results(data, Columns(), "utf-8", results),
+            meta=META,
+        )
+        want = _claim_support(scored.read_text(encoding="utf-8"))
+        assert all(want.values()) and len(want) == len(rows)  # the offline judge grades claims
+        assert _claim_support(rebuilt.read_text(encoding="utf-8")) == want, suffix
+
+
+def test_a_results_record_of_an_llm_judge_rebuilds_claims_without_support() -> None:
+    record = {"score": 0.5, "unsupported_claims": ["It was founded in 1999."]}
+    for claim_support in (None, []):
+        result = result_from_record({**record, "claim_support": claim_support})
+        assert [(c.claim, c.supported, c.support) for c in result.claims] == [
+            ("It was founded in 1999.", False, None)
+        ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import warnings
 from pathlib import Path
 
 import openai
@@ -54,13 +55,19 @@ def test_the_cache_holds_no_credentials(tmp_path: Path, judge_server: JudgeServe
         assert db.execute("SELECT COUNT(*) FROM replies").fetchone()[0] == 7
 
 
-def test_a_damaged_cache_is_reported_and_bypassed(tmp_path: Path) -> None:
+def test_a_cache_damaged_while_in_use_is_reported_and_bypassed(tmp_path: Path) -> None:
     judge = ScriptedJudge(ragas_script())
     scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
-    scorer._caller.cache._db.close()  # type: ignore[union-attr]  # as if the file went away
+    # Another process damages the file this scorer holds open: its table is gone.
+    with sqlite3.connect(tmp_path / "replies.sqlite") as db:
+        db.execute("DROP TABLE replies")
     with pytest.warns(RuntimeWarning, match="scoring goes on without it"):
         result = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
-    assert result.ok and len(judge.requests) == 3
+    assert result.ok and len(judge.requests) == 3 and result.usage.cached_calls == 0
+    with warnings.catch_warnings():  # reported once, then bypassed quietly
+        warnings.simplefilter("error")
+        again = scorer.score(FITNESS_SOURCE, "Another summary.")
+    assert again.ok and again.usage.cached_calls == 0
 
 
 def test_bad_cache_options_are_named(tmp_path: Path) -> None:

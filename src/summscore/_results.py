@@ -31,6 +31,7 @@ FIELDS = (
     "reason",
     "error",
     *_LISTS,
+    "claim_support",
     "preset",
     "judge",
     "model",
@@ -65,6 +66,7 @@ def output_row(
         "missed_questions": result.missed_questions,
         "unsupported_claims": [c.claim for c in result.unsupported_claims],
         "warnings": [*result.warnings, *(warnings or [])],
+        "claim_support": claim_support(result),
         "preset": result.preset,
         "judge": result.judge,
         "model": model,
@@ -75,6 +77,15 @@ def output_row(
         "output_tokens": usage.output_tokens,
         "cost": usage.cost,
     }
+
+
+def claim_support(result: SummaryResult) -> list[dict[str, Any]] | None:
+    """Every claim with its graded support ({"claim", "support"}, in claim order), for a judge
+    that grades claims (the offline judge); None for the others."""
+    graded = [
+        {"claim": c.claim, "support": c.support} for c in result.claims if c.support is not None
+    ]
+    return graded or None
 
 
 def _finite(value: Any) -> Any:
@@ -202,7 +213,15 @@ def _parquet_schema() -> Any:
         types[name] = pa.float64()
     for name in _LISTS:
         types[name] = pa.list_(pa.string())
+    types["claim_support"] = claim_support_type()
     return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
+
+
+def claim_support_type() -> Any:
+    """The Arrow type of ``claim_support``: a list of {claim, support}."""
+    import pyarrow as pa
+
+    return pa.list_(pa.struct([("claim", pa.string()), ("support", pa.float64())]))
 
 
 def _parquet_value(name: str, value: Any) -> Any:
@@ -212,6 +231,8 @@ def _parquet_value(name: str, value: Any) -> Any:
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, list):
         return [_parquet_value("", v) for v in value]
+    if isinstance(value, dict):
+        return {k: _parquet_value("", v) for k, v in value.items()}
     return value
 
 
@@ -247,7 +268,7 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
 def _from_cell(name: str, value: Any) -> Any:
     if value == "":
         return None
-    if name in _LISTS:
+    if name in _LISTS or name == "claim_support":
         try:
             return json.loads(value)
         except ValueError:

@@ -202,8 +202,13 @@ class SummarizationMetric(BaseMetric):
     async def _score(self, test_case: LLMTestCase) -> SummaryResult:
         try:
             async with case_slot(self.scorer, self.max_concurrency):
-                return await self.scorer._ascore(
-                    test_case.input, test_case.actual_output, self.assessment_questions, _FIELDS
+                return await self.scorer.ascore_named(
+                    test_case.input,
+                    test_case.actual_output,
+                    self.assessment_questions,
+                    source_name=_FIELDS.source,
+                    summary_name=_FIELDS.summary,
+                    questions_name=_FIELDS.questions,
                 )
         except Exception as exc:
             self.error = str(exc)

@@ -72,7 +72,9 @@ async def _score(
                 warnings=[f"{name} is empty: scored 0 without asking the judge, as Mastra does"],
                 threshold=scorer.threshold,
             )
-    return await scorer._ascore(source, summary, None, names)
+    return await scorer.ascore_named(
+        source, summary, source_name=names.source, summary_name=names.summary
+    )
 
 
 # ------------------------------------------------------------------------------------------ 0.x

@@ -216,8 +216,11 @@ if _CollectionsBaseMetric is not None:
         ) -> SummaryMetricResult:
             """Score ``response`` against ``reference_contexts`` (joined with "\\n")."""
             self._prompts.check("SummaryScore", self.scorer, self._shared)
-            result = await self.scorer._ascore(
-                reference_contexts, response, None, _COLLECTIONS_FIELDS
+            result = await self.scorer.ascore_named(
+                reference_contexts,
+                response,
+                source_name=_COLLECTIONS_FIELDS.source,
+                summary_name=_COLLECTIONS_FIELDS.summary,
             )
             return SummaryMetricResult(result)
 
@@ -376,4 +379,6 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
             fields = _RETRIEVED_FIELDS
         scorer = self._active_scorer()
         self._prompts.check(self.name, scorer, self.scorer is not None)
-        return await scorer._ascore(contexts, sample.response, None, fields)
+        return await scorer.ascore_named(
+            contexts, sample.response, source_name=fields.source, summary_name=fields.summary
+        )

@@ -28,6 +28,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ._results import claim_support_type
 from .datasets import FIELDS, Columns, output_row, rows_from_records
 from .errors import MissingExtraError
 
@@ -50,6 +51,7 @@ def _arrow_types() -> dict[str, Any]:
     types: dict[str, Any] = {name: pa.float64() for name in floats}
     types.update(success=pa.bool_(), reason=pa.string(), error=pa.string())
     types.update(missed_questions=texts, unsupported_claims=texts, warnings=texts)
+    types.update(claim_support=claim_support_type())  # the offline judge's graded claims
     for name in ("preset", "judge", "model", "prompt_set"):  # provenance
         types[name] = pa.string()
     types.update(threshold=pa.float64(), cost=pa.float64())

@@ -187,6 +187,25 @@ class SummarizationScorer:
         """
         return await self._ascore(source, summary, assessment_questions, DEFAULT_FIELDS)
 
+    async def ascore_named(
+        self,
+        source: str | Sequence[str] | None,
+        summary: str | None,
+        assessment_questions: Sequence[str] | None = None,
+        *,
+        source_name: str = "source",
+        summary_name: str = "summary",
+        questions_name: str = "assessment_questions",
+    ) -> SummaryResult:
+        """:meth:`ascore`, with bad input reported under the names the caller's framework gives
+        the fields (what the ragas, deepeval and mastra faces call): with
+        ``source_name="reference_contexts"``, an empty source raises "reference_contexts cannot
+        be empty ..." where :meth:`ascore` says "source ...". A missing (None) source or summary
+        is such an error too, as frameworks' optional fields may hold it. The result is
+        :meth:`ascore`'s."""
+        names = FieldNames(source_name, summary_name, questions_name)
+        return await self._ascore(source, summary, assessment_questions, names)
+
     async def _ascore(
         self,
         source: Any,

@@ -25,6 +25,12 @@ export interface ClaimVerdict {
   verdict: string;
   reason: string | null;
   supported: boolean;
+  /**
+   * How much of the claim the source carries, 0 to 1: given by the offline judge
+   * (`judge: "lexical"`) only, whose deepeval-rule alignment is the mean support; null (or
+   * absent, from an older service) for LLM judges.
+   */
+  support?: number | null;
 }
 
 export interface AssessmentAnswer {

@@ -6,7 +6,8 @@ Starts the compat judge server, then ``summscore serve --judge openai --base-url
 --preset mastra`` on a free port of 127.0.0.1 with a bearer token, waits for ``/healthz``, scores
 the test cases with the Python faces (``summscore.mastra``) on one shared scorer judged by the
 same compat server, and prints one JSON line: the judge's and the service's URLs, the token and
-the cases with the Python numbers. It then runs until its stdin closes (the TypeScript test ends
+the cases with the Python numbers. Beside it runs an offline service (``--judge lexical --preset
+deepeval``, whose claims carry a graded ``support``) with the Python core's result of one case. It then runs until its stdin closes (the TypeScript test ends
 it that way), and stops both servers.
 """
 
@@ -53,7 +54,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_service(judge_url: str, token: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_service(judge: list[str], token: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``summscore serve`` with the ``judge`` options (and ``--preset``), once it answers."""
     port = free_port()
     env = {**os.environ, "SUMMSCORE_TEST_TOKEN": token, "PYTHONPATH": str(REPO / "src")}
     command = [
@@ -61,14 +63,7 @@ def start_service(judge_url: str, token: str) -> tuple[subprocess.Popen[bytes], 
         "-m",
         "summscore.cli",
         "serve",
-        "--preset",
-        "mastra",
-        "--judge",
-        "openai",
-        "--base-url",
-        judge_url,
-        "--model",
-        MODEL,
+        *judge,
         "--host",
         "127.0.0.1",
         "--port",
@@ -119,14 +114,33 @@ def python_numbers(judge_url: str, version: str) -> list[dict[str, object]]:
     return cases
 
 
+OFFLINE = ["--preset", "deepeval", "--judge", "lexical"]
+OFFLINE_CASE = "news-rates-wrong-number"
+
+
+def offline_result() -> dict[str, object]:
+    """One case scored by the Python core with the offline judge, as the offline service runs."""
+    from summscore.judges import LexicalJudge
+
+    c = case(OFFLINE_CASE)
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
+    result = scorer.score(c.source, c.summary)
+    return {"source": c.source, "summary": c.summary, "python": result.to_dict()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--version", choices=("1.x", "0.x"), default="1.x")
     args = parser.parse_args()
     token = secrets.token_urlsafe(16)
     with JudgeServer() as judge:
-        service, url = start_service(judge.url, token)
+        online = ["--preset", "mastra", "--judge", "openai", "--base-url", judge.url]
+        services: list[subprocess.Popen[bytes]] = []
         try:
+            service, url = start_service([*online, "--model", MODEL], token)
+            services.append(service)
+            offline, offline_url = start_service(OFFLINE, token)
+            services.append(offline)
             ready = {
                 "judgeUrl": judge.url,
                 "serviceUrl": url,
@@ -134,15 +148,18 @@ def main() -> None:
                 "model": MODEL,
                 "version": args.version,
                 "cases": python_numbers(judge.url, args.version),
+                "offline": {"serviceUrl": offline_url, **offline_result()},
             }
             print(json.dumps(ready), flush=True)
             sys.stdin.read()  # until the test closes our stdin
         finally:
-            service.terminate()
-            try:
-                service.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                service.kill()
+            for process in services:
+                process.terminate()
+            for process in services:
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+import type { SummaryResult } from '@summscore/mastra/client';
+
 export interface PythonCase {
   id: string;
   source: string;
@@ -22,6 +24,14 @@ export interface PythonCase {
   };
 }
 
+/** The offline service (`--judge lexical --preset deepeval`) and the Python core's result of one case. */
+export interface OfflineCase {
+  serviceUrl: string;
+  source: string;
+  summary: string;
+  python: SummaryResult;
+}
+
 export interface Harness {
   judgeUrl: string;
   serviceUrl: string;
@@ -29,6 +39,7 @@ export interface Harness {
   model: string;
   version: string;
   cases: PythonCase[];
+  offline: OfflineCase;
   stop(): Promise<void>;
 }
 

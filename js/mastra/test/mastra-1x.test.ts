@@ -12,7 +12,7 @@ import { runEvals } from '@mastra/core/evals';
 import { Mastra } from '@mastra/core/mastra';
 import { createMockModel } from '@mastra/core/test-utils/llm-mock';
 import { createSummarizationScorer as createMastraSummarizationScorer } from '@mastra/evals/scorers/prebuilt';
-import { createSummarizationScorer, SummscoreServiceError } from '@summscore/mastra';
+import { type ClaimVerdict, createSummarizationScorer, scoreSummary, SummscoreServiceError } from '@summscore/mastra';
 
 import { type Harness, startHarness } from './harness.ts';
 
@@ -141,6 +141,22 @@ describe('Mastra 1.x', () => {
     const result = await ours({ url: 'http://127.0.0.1:9' }).run(agentRun('The plant closed in 1987.', '   '));
     assert.equal(result.score, 0);
     assert.deepEqual(result.preprocessStepResult, { alignment: [], questions: [] });
+  });
+
+  test('the offline judge results carry each claim support, typed, as the Python core gives it', async () => {
+    const { serviceUrl, source, summary, python } = harness.offline;
+    const result = await scoreSummary({ url: serviceUrl, token: harness.token }, { source, summary });
+    assert.equal(result.judge, 'lexical');
+    const support = (claim: ClaimVerdict): number | null | undefined => claim.support;
+    const graded = result.claims.map(support);
+    assert.ok(graded.length > 0);
+    assert.ok(graded.every((value) => typeof value === 'number' && value >= 0 && value <= 1), String(graded));
+    assert.ok(graded.some((value) => value !== 1), 'a wrong number lowers its claim support');
+    assert.deepEqual(graded, python.claims.map(support));
+    assert.equal(result.alignment_score, python.alignment_score);
+    // An LLM judge gives no support: absent or null, and the type allows both.
+    const llm: ClaimVerdict = { claim: 'c', verdict: 'yes', reason: null, supported: true };
+    assert.equal(support(llm), undefined);
   });
 
   test('service errors fail the run as Mastra scorer errors do, naming the cause', async () => {

@@ -77,8 +77,10 @@ class ReportSpool:
 
 def cases_from_results(input_path: Path, columns: Columns, encoding: str, results: Path) -> Cases:
     """The cases of a run from its input file and its results file, row by row (both in input
-    order; the results file may stop early, after ``--limit`` rows). The results file keeps no claim verdicts or per-call detail: an
-    unsupported claim is shown as "unsupported", a missed question without its source answer."""
+    order; the results file may stop early, after ``--limit`` rows). The results file keeps the
+    unsupported claims, the offline judge's claim support and the missed questions, but not the
+    judge's verdict words, its reasons per claim or per-call detail: an unsupported claim is shown
+    as "unsupported", a missed question without its source answer."""
 
     def cases() -> Iterator[ReportCase]:
         pairs = zip(read_rows(input_path, columns, encoding=encoding), read_results(results))
@@ -120,10 +122,7 @@ def result_from_record(record: dict[str, Any]) -> SummaryResult:
         conciseness_score=number("conciseness_score"),
         alignment_score=number("alignment_score"),
         coverage_score=number("coverage_score"),
-        claims=[
-            ClaimVerdict(claim=c, verdict="unsupported", supported=False)
-            for c in texts("unsupported_claims")
-        ],
+        claims=_claims(texts("unsupported_claims"), record.get("claim_support")),
         assessment=[
             AssessmentAnswer(question=q, summary_answer="no", covered=False)
             for q in texts("missed_questions")
@@ -139,6 +138,34 @@ def result_from_record(record: dict[str, Any]) -> SummaryResult:
             cost=number("cost"),
         ),
     )
+
+
+def _claims(unsupported: list[str], graded: Any) -> list[ClaimVerdict]:
+    """The claims a results record lists: with the offline judge, every claim with its support
+    (``claim_support``, in claim order), the unsupported ones marked; otherwise the unsupported
+    claims alone."""
+    left = Counter(unsupported)  # unsupported claims not yet matched with a graded one
+    claims: list[ClaimVerdict] = []
+    for item in graded if isinstance(graded, list) else []:
+        claim = item.get("claim") if isinstance(item, dict) else None
+        support = item.get("support") if isinstance(item, dict) else None
+        if not isinstance(claim, str) or not isinstance(support, (int, float)):
+            continue
+        supported = left[claim] <= 0
+        left[claim] -= 0 if supported else 1
+        claims.append(
+            ClaimVerdict(
+                claim=claim,
+                verdict="supported" if supported else "unsupported",
+                supported=supported,
+                support=float(support),
+            )
+        )
+    for claim in unsupported:  # those the record gives no support for (an LLM judge's)
+        if left[claim] > 0:
+            left[claim] -= 1
+            claims.append(ClaimVerdict(claim=claim, verdict="unsupported", supported=False))
+    return claims
 
 
 class _Figures:
