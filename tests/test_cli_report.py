@@ -171,3 +171,23 @@ def test_a_results_record_of_an_llm_judge_rebuilds_claims_without_support() -> N
         assert [(c.claim, c.supported, c.support) for c in result.claims] == [
             ("It was founded in 1999.", False, None)
         ]
+
+
+def test_a_resumed_runs_report_shows_the_kept_rows_claims_and_support(tmp_path: Path) -> None:
+    data = tmp_path / "rows.jsonl"
+    source = "The council of Leeds approved 450 new homes in March. Work starts in June."
+    summaries = ["Leeds approved 540 new homes in March.", "Leeds approved 450 new homes."] * 2
+    rows = [{"id": f"r{i}", "source": source, "summary": s} for i, s in enumerate(summaries)]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    common = ["score", str(data), "--preset", "deepeval", "--workers", "1", "--no-progress"]
+    whole, resumed = tmp_path / "whole.html", tmp_path / "resumed.html"
+    assert main([*common, "--out", str(tmp_path / "a.jsonl"), "--report", str(whole)]) == 0
+    out = str(tmp_path / "b.jsonl")
+    assert main([*common, "--out", out, "--limit", "2"]) == 0
+    assert main([*common, "--out", out, "--resume", "--report", str(resumed)]) == 0
+    want = _data(whole.read_text(encoding="utf-8"))["cases"]
+    got = _data(resumed.read_text(encoding="utf-8"))["cases"]
+    assert [c["u"] for c in got] == [c["u"] for c in want] == [1, 0, 1, 0]
+    assert _claim_support(resumed.read_text(encoding="utf-8")) == _claim_support(
+        whole.read_text(encoding="utf-8")
+    )

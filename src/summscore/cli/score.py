@@ -16,13 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from .._records import FORMATS, count_records
-from .._scorefile import ResumeState, RunSink, _from_record, print_summary, score_rows
+from .._scorefile import ResumeState, RunSink, print_summary, score_rows
 from ..datasets import Columns, ResultWriter, Row, is_results_file, open_rows
 from ..errors import MissingExtraError
 from ..report import ReportCase
 from ..result import SummaryResult
 from ..scorer import SummarizationScorer
-from .report import ReportSpool, cases_from_results, source_text, write_streamed_report
+from .report import (
+    ReportSpool,
+    cases_from_results,
+    result_from_record,
+    source_text,
+    write_streamed_report,
+)
 from .scorer_options import make_scorer
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
 
@@ -189,8 +195,16 @@ class _ReportingSink(RunSink):
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
         super().emit(row, outcome)
         if self.spool is not None:
-            result = outcome if isinstance(outcome, SummaryResult) else _from_record(outcome)
+            result = outcome if isinstance(outcome, SummaryResult) else _kept(outcome)
             self.spool.add(ReportCase(row.id, source_text(row.source), row.summary, result))
+
+
+def _kept(record: dict[str, Any]) -> SummaryResult:
+    """A row --resume kept, as the report shows it: with the claims, their support and the
+    missed questions its record lists."""
+    result = result_from_record(record)
+    result.warnings.append("scored by an earlier run")
+    return result
 
 
 def _report_dir(report: str) -> Path:
