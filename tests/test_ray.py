@@ -165,3 +165,31 @@ def test_the_cli_on_ray_writes_a_report_of_every_row_from_its_results_file(
     other.write_text("<p>my notes</p>", encoding="utf-8")
     assert main([*args[:-1], str(other)]) == 2
     assert other.read_text(encoding="utf-8") == "<p>my notes</p>"
+
+
+def test_the_cli_that_starts_ray_itself_shuts_it_down_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    # Its own process: the CLI starts Ray only when none is running (the module's local Ray
+    # would be kept), and shuts it down at the end.
+    import json
+    import subprocess
+    import sys
+
+    data = tmp_path / "runs.jsonl"
+    rows = [
+        {"id": "a", "source": "The council approved 450 homes in March.", "summary": "450 homes."},
+        {"id": "b", "source": "The council approved 450 homes in March.", "summary": "540 homes."},
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--engine", "ray"]
+    done = subprocess.run(
+        [*command, "--judge", "lexical", "--out", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["a", "b"]
+    assert "Traceback" not in done.stderr and "results:" in done.stderr

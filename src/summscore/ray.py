@@ -253,6 +253,11 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
                 writer.write(record)
                 scores.append(record["score"])
     finally:
+        # Finish Ray's row iterator while Ray is up: left to the garbage collector after
+        # shutdown, it reports its stats to a cluster that is gone (a logged traceback).
+        close = getattr(scored_rows, "close", None)
+        if callable(close):
+            close()
         if owner:
             ray.shutdown()
     table = describe(scores).rows()
