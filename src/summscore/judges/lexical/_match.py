@@ -122,7 +122,7 @@ def spelled_out(acronym: str, text: str) -> bool:
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""
-    return any(names_match(key, other) for other in names)
+    return key in names or any(names_match(key, other) for other in names)
 
 
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:

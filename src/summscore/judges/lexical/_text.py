@@ -49,14 +49,18 @@ _SENTENCE_END = re.compile(
 def split_sentences(text: str) -> list[str]:
     """Sentences: Latin punctuation plus space (minding abbreviations and initials), CJK full
     stops, blank lines and list items."""
-    text = normalize(text)
+    return _split_normalized(normalize(text))
+
+
+def _split_normalized(text: str) -> list[str]:
+    """:func:`split_sentences` of a text already normalised."""
     sentences: list[str] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
         if m.group(1):
             before = text[max(start, m.start(1) - 64) : m.start(1)]  # bounded: no rescans
             last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.strip() else ""
-            if last_word in ABBREVIATIONS or re.fullmatch(r"[a-z]", last_word):
+            if last_word in ABBREVIATIONS or (len(last_word) == 1 and "a" <= last_word <= "z"):
                 continue
             nxt = text[m.end() : m.end() + 1]
             if nxt and nxt.islower():
@@ -356,8 +360,9 @@ def _join(a: Span, b: Span) -> Span:
 
 
 def _analyze(text: str) -> Doc:
-    common = lowercase_words(normalize(text))
-    sentences = [make_span(s, common=common) for s in split_sentences(text)] or [
+    normal = normalize(text)
+    common = lowercase_words(normal)
+    sentences = [make_span(s, common=common) for s in _split_normalized(normal)] or [
         make_span(text, common=common)
     ]
     tokens: set[str] = set()
@@ -373,7 +378,7 @@ def _analyze(text: str) -> Doc:
         token_set=frozenset(tokens),
         numbers=frozenset(numbers),
         entities=frozenset(entities),
-        lowered=normalize(text).lower(),
+        lowered=normal.lower(),
         common=common,
     )
 
