@@ -30,7 +30,8 @@ __all__ = ["Anchor", "names", "quantities"]
 
 # A number is found by its digits, then its surroundings are read with anchored matches (much
 # faster than one pattern that tries a currency prefix at every position).
-_DIGITS = re.compile(r"(?<![A-Za-z0-9.])\d+(?:[,.]\d+)*")
+# (The look-behind follows the first digit so that the search skips to digits.)
+_DIGITS = re.compile(r"\d(?<![A-Za-z0-9.]\d)\d*(?:[,.]\d+)*")
 _CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
 _AFTER_NUMBER = re.compile(
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmb](?![a-z])|万|億|亿|千))?"

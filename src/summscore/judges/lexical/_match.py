@@ -26,7 +26,10 @@ __all__ = [
     "split_fragments",
 ]
 
-_FRAGMENT_SPLIT = re.compile(r",\s+|;\s*|\s+(?:and|with|while|after|before|as|but)\s+|、|，|；")
+# (The lookahead names every alternative's first character, so the search skips to those.)
+_FRAGMENT_SPLIT = re.compile(
+    r"(?=[,;\s、，；])(?:,\s+|;\s*|\s+(?:and|with|while|after|before|as|but)\s+|、|，|；)"
+)
 
 
 def recall(span: Span, window: Span) -> float:
@@ -109,7 +112,11 @@ def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
     letters = acronym.replace(".", "")
     if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
         return None
-    return re.compile(r"\b" + _JOINED.join(rf"{ch.upper()}[a-z]+" for ch in letters) + r"\b")
+    # "\bF[a-z]+" written "F(?<!\wF)[a-z]+": the same matches, and a pattern that opens with a
+    # letter is searched for that letter (a long text is not tried at every position).
+    head = letters[0].upper()
+    words = [rf"{head}(?<!\w{head})[a-z]+", *(rf"{ch.upper()}[a-z]+" for ch in letters[1:])]
+    return re.compile(_JOINED.join(words) + r"\b")
 
 
 def spelled_out(acronym: str, text: str) -> bool:

@@ -41,8 +41,11 @@ _POSITION_WORD = re.compile(
 
 # --------------------------------------------------------------------------------- sentences
 
+# The lookahead names the characters every alternative starts with, so the search skips to them
+# instead of trying each alternative at every position (four times faster on a long text).
 _SENTENCE_END = re.compile(
-    r"([.!?]+[\"'”’)\]]*)(\s+)|([。！？!?]+[」』”’）)]*)|\n\s*\n|\n(?=\s*[-*•\d])"
+    r"(?=[.!?。！？\n])"
+    r"(?:([.!?]+[\"'”’)\]]*)(\s+)|([。！？!?]+[」』”’）)]*)|\n\s*\n|\n(?=\s*[-*•\d]))"
 )
 
 
@@ -80,9 +83,10 @@ def _split_normalized(text: str) -> list[str]:
 
 _SUBJECT = r"(?:the|a|an|it|he|she|they|we|i|this|that|these|those|its|his|her|their|our|[A-Z0-9][\w'-]*)\b"
 _CLAUSE_SPLIT = re.compile(
-    r";\s+|；|:\s+(?=[A-Z])"
+    r"(?=[;；:,、，\s])"  # every alternative's first character: the search skips to those
+    r"(?:;\s+|；|:\s+(?=[A-Z])"
     rf"|,\s+(?:and|but|while|whereas|although|though|yet)\s+(?={_SUBJECT})"
-    r"|\s+(?:but|whereas)\s+|、しかし|，但|，而"
+    r"|\s+(?:but|whereas)\s+|、しかし|，但|，而)"
 )
 
 
@@ -227,6 +231,15 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
     return _copy(span, common=common) if common else span
 
 
+def _new_span(**fields: Any) -> Span:
+    """``Span(**fields)`` with every field given, without the dataclass ``__init__`` (a frozen
+    one sets each field through ``object.__setattr__``: a tenth of the time a sentence's
+    analysis takes)."""
+    new = object.__new__(Span)
+    new.__dict__.update(fields)
+    return new
+
+
 def _copy(span: Span, **changes: Any) -> Span:
     """``dataclasses.replace`` without re-running ``__init__`` (a hot path: every span of every
     document). Worked-out words are kept; positions too unless the anchors change."""
@@ -245,7 +258,7 @@ def _make_span(text: str, question: bool) -> Span:
     tokens = tuple(content_tokens(text, question=question))
     numbers = quantities(text)
     entities = names(text)
-    return Span(
+    return _new_span(
         text=text,
         tokens=tokens,
         token_set=frozenset(tokens),
@@ -260,6 +273,8 @@ def _make_span(text: str, question: bool) -> Span:
             for a in sorted(itertools.chain(numbers, entities), key=lambda a: a.start)
         ),
         starts=tuple((a.key, a.start) for a in itertools.chain(numbers, entities)),
+        common=frozenset(),
+        parts=None,
     )
 
 
@@ -344,7 +359,7 @@ class Doc:
 
 
 def _join(a: Span, b: Span) -> Span:
-    return Span(
+    return _new_span(
         text=f"{a.text} {b.text}",
         tokens=a.tokens + b.tokens,
         token_set=a.token_set | b.token_set,
@@ -355,6 +370,8 @@ def _join(a: Span, b: Span) -> Span:
         common=a.common,
         units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
+        surfaces=(),
+        starts=(),
         parts=(a, b),  # words and positions are worked out from the parts on first use
     )
 
