@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from ._lexicon import DEMONYMS
-from ._text import Doc, Span, make_span
+from ._text import MEMO_LIMIT, Doc, Span, make_span
 from ._words import stem
 
 __all__ = [
@@ -158,11 +158,19 @@ def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
     if key in statement.numbers:
         return key in doc.numbers
-    return (
-        _name_in(key, doc.entities, doc.lowered)
-        or spelled_out(key, doc.text)
-        or abbreviated(key, statement, doc.entities)
-    )
+    # The answer depends on the statement's text only: memoised per text (a claim, its
+    # fragments and the verdict's checks ask about the same names).
+    memo = doc.names_found
+    found = memo.get((key, statement.text))
+    if found is None:
+        found = (
+            _name_in(key, doc.entities, doc.lowered)
+            or spelled_out(key, doc.text)
+            or abbreviated(key, statement, doc.entities)
+        )
+        if len(memo) < MEMO_LIMIT:
+            memo[(key, statement.text)] = found
+    return found
 
 
 def anchor_in_span(key: str, statement: Span, span: Span) -> bool:

@@ -24,6 +24,7 @@ from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
 from ._words import content_tokens, has_cjk, lowercase_words, normalize
 
 __all__ = [
+    "MEMO_LIMIT",
     "Doc",
     "Span",
     "analyze",
@@ -278,7 +279,7 @@ def _make_span(text: str, question: bool) -> Span:
     )
 
 
-_MEMO_LIMIT = 4096  # memoised window searches per text
+MEMO_LIMIT = 4096  # memoised window searches per text
 
 
 @dataclass
@@ -301,6 +302,8 @@ class Doc:
     _clause_index: TokenIndex | None = field(default=None, repr=False)
     _pairs: dict[int, Span] = field(default_factory=dict, repr=False)
     _best: dict[tuple[frozenset[str], int], list[Span]] = field(default_factory=dict, repr=False)
+    # Whether the text has a name of a statement (see _match.anchor_in_doc), by (name, statement)
+    names_found: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
 
     def _pair(self, i: int) -> Span:
         """Sentences ``i`` and ``i + 1`` as one window."""
@@ -332,7 +335,7 @@ class Doc:
             scored.append((-n, len(first.text) + len(second.text) + 1, i, True))
         best = heapq.nsmallest(top, scored)
         found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
-        if len(self._best) < _MEMO_LIMIT:
+        if len(self._best) < MEMO_LIMIT:
             self._best[key] = found
         return found
 

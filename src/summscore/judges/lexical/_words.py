@@ -192,16 +192,23 @@ def content_tokens(text: str, *, question: bool = False) -> list[str]:
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
-        if first.isdigit():
-            value = parse_number(piece)
-            out.append(format_number(value) if value is not None else piece)
-        elif first > "\u3000":
+        if first > "\u3000" and not first.isdigit():  # (full-width digits are numbers)
             out.extend(_cjk_tokens(piece))
         else:
-            token = _word_token(piece, question)
+            token = _piece_token(piece, question)
             if token:
                 out.append(token)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _piece_token(piece: str, question: bool) -> str:
+    """The content token of one word or number (its value, "3000" for "3,000"); "" for a
+    stopword. Memoised: one call per word of every text."""
+    if piece[0].isdigit():
+        value = parse_number(piece)
+        return format_number(value) if value is not None else piece
+    return _word_token(piece, question)
 
 
 @lru_cache(maxsize=65536)
