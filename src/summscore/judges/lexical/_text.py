@@ -301,6 +301,7 @@ class Doc:
     _index: TokenIndex | None = field(default=None, repr=False)
     _clause_index: TokenIndex | None = field(default=None, repr=False)
     _pairs: dict[int, Span] = field(default_factory=dict, repr=False)
+    _pair_tokens: dict[int, frozenset[str]] = field(default_factory=dict, repr=False)
     _best: dict[tuple[frozenset[str], int], list[Span]] = field(default_factory=dict, repr=False)
     # Whether the text has a name of a statement (see _match.anchor_in_doc), by (name, statement)
     names_found: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
@@ -329,10 +330,13 @@ class Doc:
         sentences = self.sentences
         # (shared tokens, length in characters, sentence index, is a pair starting there)
         scored = [(-n, len(sentences[i].text), i, False) for i, n in shared.items()]
+        pair_tokens = self._pair_tokens
         for i in {j for k in shared for j in (k - 1, k) if 0 <= j < len(sentences) - 1}:
-            first, second = sentences[i], sentences[i + 1]
-            n = len(tokens & (first.token_set | second.token_set))
-            scored.append((-n, len(first.text) + len(second.text) + 1, i, True))
+            held = pair_tokens.get(i)
+            if held is None:
+                held = pair_tokens[i] = sentences[i].token_set | sentences[i + 1].token_set
+            n = len(tokens & held)
+            scored.append((-n, len(sentences[i].text) + len(sentences[i + 1].text) + 1, i, True))
         best = heapq.nsmallest(top, scored)
         found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
         if len(self._best) < MEMO_LIMIT:
