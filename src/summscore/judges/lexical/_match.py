@@ -107,10 +107,24 @@ def contains_phrase(text: str, phrase: str) -> bool:
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
-@lru_cache(maxsize=1024)
-def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
+def _acronym_letters(acronym: str) -> str | None:
+    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None."""
     letters = acronym.replace(".", "")
     if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
+        return None
+    return letters
+
+
+def _may_spell_out(letters: str, text: str) -> bool:
+    """Does ``text`` hold every initial the spelled-out form needs? (Compiling an acronym's
+    pattern costs far more than this test, and most texts fail it.)"""
+    return all(ch.upper() in text for ch in letters)
+
+
+@lru_cache(maxsize=1024)
+def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
+    letters = _acronym_letters(acronym)
+    if letters is None:
         return None
     # "\bF[a-z]+" written "F(?<!\wF)[a-z]+": the same matches, and a pattern that opens with a
     # letter is searched for that letter (a long text is not tried at every position).
@@ -121,6 +135,9 @@ def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
 
 def spelled_out(acronym: str, text: str) -> bool:
     """Does ``text`` spell out ``acronym`` ("FDA": "Food and Drug Administration")?"""
+    letters = _acronym_letters(acronym)
+    if letters is None or not _may_spell_out(letters, text):
+        return False
     pattern = _acronym_pattern(acronym)
     return pattern is not None and pattern.search(text) is not None
 
@@ -140,16 +157,21 @@ def _name_in(key: str, names: frozenset[str], text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _acronyms(names: frozenset[str]) -> tuple[re.Pattern[str], ...]:
-    patterns = (_acronym_pattern(name) for name in names)
-    return tuple(p for p in patterns if p is not None)
+def _acronyms(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """(name, its letters) for the names that may be acronyms."""
+    found = ((name, _acronym_letters(name)) for name in names)
+    return tuple((name, letters) for name, letters in found if letters is not None)
 
 
 def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
     """Is ``key`` part of a name the statement spells out and ``names`` abbreviates ("drug
     administration" in "US Food and Drug Administration", abbreviated "FDA")?"""
-    for pattern in _acronyms(names):
-        for m in pattern.finditer(statement.text):
+    text = statement.text
+    for name, letters in _acronyms(names):
+        if not _may_spell_out(letters, text):
+            continue  # its pattern cannot match: not compiled
+        pattern = _acronym_pattern(name)
+        for m in pattern.finditer(text) if pattern is not None else ():
             if set(key.split()) & set(m.group(0).lower().split()):
                 return True
     return False
