@@ -83,7 +83,13 @@ def _clear_analysis_caches() -> None:
     """Empty every memo of the offline judge, so a repeat starts as cold as the first run."""
     from summscore.judges import lexical
 
-    for module in (lexical._anchors, lexical._match, lexical._text, lexical._words):
+    for module in (
+        lexical._anchors,
+        lexical._graded,
+        lexical._match,
+        lexical._text,
+        lexical._words,
+    ):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

@@ -41,7 +41,7 @@ def _units(text: str) -> list[str]:
 
 
 def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(units[i : i + n]) for i in range(len(units) - n + 1)]
+    return list(zip(*(units[i:] for i in range(n))))
 
 
 @lru_cache(maxsize=64)

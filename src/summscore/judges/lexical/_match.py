@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from ._lexicon import DEMONYMS
-from ._text import Doc, Span, make_span
+from ._text import MEMO_LIMIT, Doc, Span, make_span
 from ._words import stem
 
 __all__ = [
@@ -26,7 +26,10 @@ __all__ = [
     "split_fragments",
 ]
 
-_FRAGMENT_SPLIT = re.compile(r",\s+|;\s*|\s+(?:and|with|while|after|before|as|but)\s+|、|，|；")
+# (The lookahead names every alternative's first character, so the search skips to those.)
+_FRAGMENT_SPLIT = re.compile(
+    r"(?=[,;\s、，；])(?:,\s+|;\s*|\s+(?:and|with|while|after|before|as|but)\s+|、|，|；)"
+)
 
 
 def recall(span: Span, window: Span) -> float:
@@ -104,16 +107,37 @@ def contains_phrase(text: str, phrase: str) -> bool:
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
-@lru_cache(maxsize=1024)
-def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
+def _acronym_letters(acronym: str) -> str | None:
+    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None."""
     letters = acronym.replace(".", "")
     if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
         return None
-    return re.compile(r"\b" + _JOINED.join(rf"{ch.upper()}[a-z]+" for ch in letters) + r"\b")
+    return letters
+
+
+def _may_spell_out(letters: str, text: str) -> bool:
+    """Does ``text`` hold every initial the spelled-out form needs? (Compiling an acronym's
+    pattern costs far more than this test, and most texts fail it.)"""
+    return all(ch.upper() in text for ch in letters)
+
+
+@lru_cache(maxsize=1024)
+def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
+    letters = _acronym_letters(acronym)
+    if letters is None:
+        return None
+    # "\bF[a-z]+" written "F(?<!\wF)[a-z]+": the same matches, and a pattern that opens with a
+    # letter is searched for that letter (a long text is not tried at every position).
+    head = letters[0].upper()
+    words = [rf"{head}(?<!\w{head})[a-z]+", *(rf"{ch.upper()}[a-z]+" for ch in letters[1:])]
+    return re.compile(_JOINED.join(words) + r"\b")
 
 
 def spelled_out(acronym: str, text: str) -> bool:
     """Does ``text`` spell out ``acronym`` ("FDA": "Food and Drug Administration")?"""
+    letters = _acronym_letters(acronym)
+    if letters is None or not _may_spell_out(letters, text):
+        return False
     pattern = _acronym_pattern(acronym)
     return pattern is not None and pattern.search(text) is not None
 
@@ -122,7 +146,7 @@ def spelled_out(acronym: str, text: str) -> bool:
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""
-    return any(names_match(key, other) for other in names)
+    return key in names or any(names_match(key, other) for other in names)
 
 
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:
@@ -133,16 +157,21 @@ def _name_in(key: str, names: frozenset[str], text: str) -> bool:
 
 
 @lru_cache(maxsize=1024)
-def _acronyms(names: frozenset[str]) -> tuple[re.Pattern[str], ...]:
-    patterns = (_acronym_pattern(name) for name in names)
-    return tuple(p for p in patterns if p is not None)
+def _acronyms(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """(name, its letters) for the names that may be acronyms."""
+    found = ((name, _acronym_letters(name)) for name in names)
+    return tuple((name, letters) for name, letters in found if letters is not None)
 
 
 def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
     """Is ``key`` part of a name the statement spells out and ``names`` abbreviates ("drug
     administration" in "US Food and Drug Administration", abbreviated "FDA")?"""
-    for pattern in _acronyms(names):
-        for m in pattern.finditer(statement.text):
+    text = statement.text
+    for name, letters in _acronyms(names):
+        if not _may_spell_out(letters, text):
+            continue  # its pattern cannot match: not compiled
+        pattern = _acronym_pattern(name)
+        for m in pattern.finditer(text) if pattern is not None else ():
             if set(key.split()) & set(m.group(0).lower().split()):
                 return True
     return False
@@ -151,11 +180,19 @@ def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
     if key in statement.numbers:
         return key in doc.numbers
-    return (
-        _name_in(key, doc.entities, doc.lowered)
-        or spelled_out(key, doc.text)
-        or abbreviated(key, statement, doc.entities)
-    )
+    # The answer depends on the statement's text only: memoised per text (a claim, its
+    # fragments and the verdict's checks ask about the same names).
+    memo = doc.names_found
+    found = memo.get((key, statement.text))
+    if found is None:
+        found = (
+            _name_in(key, doc.entities, doc.lowered)
+            or spelled_out(key, doc.text)
+            or abbreviated(key, statement, doc.entities)
+        )
+        if len(memo) < MEMO_LIMIT:
+            memo[(key, statement.text)] = found
+    return found
 
 
 def anchor_in_span(key: str, statement: Span, span: Span) -> bool:

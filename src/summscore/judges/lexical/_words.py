@@ -35,7 +35,7 @@ _TOKEN = re.compile(
 
 
 def has_cjk(text: str) -> bool:
-    return _CJK_RUN.search(text) is not None
+    return not text.isascii() and _CJK_RUN.search(text) is not None
 
 
 _FULLWIDTH = re.compile("[\uff01-\uff5e]")
@@ -45,12 +45,13 @@ def normalize(text: str) -> str:
     """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
     the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old", and
     "<unk>", a model's placeholder for a word it could not write)."""
-    if _FULLWIDTH.search(text):
-        text = unicodedata.normalize("NFKC", text)
-    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if not text.isascii():  # an ASCII text has no full-width form and no typographic quote
+        if _FULLWIDTH.search(text):
+            text = unicodedata.normalize("NFKC", text)
+        text = text.replace("\u2019", "'").replace("\u2018", "'")
     if "<unk>" in text:  # a summariser's placeholder for a word it could not write: no word
         text = text.replace("<unk>", " ")
-    if _maybe_tokenised(text) and _TOKENISED_HINT.search(text):
+    if _maybe_tokenised(text) and _tokenised_hint(text):
         text = _detokenize(text)
     return text
 
@@ -78,6 +79,19 @@ def _maybe_tokenised(text: str) -> bool:
 _TOKENISED_HINT = re.compile(
     r" [,.;:!?%)] |\d [,.] \d| 's\b| n't\b|-[lr][rsc]b-|[lr][rsc]b -|` `|\d - \w|[$£€¥] \d"
 )
+# Substrings each alternative of _TOKENISED_HINT needs ("\\d [,.] \\d" needs " , " or " . "):
+# text holding none of them cannot match, and the search (slow on a long text) is skipped.
+_HINT_NEEDS = (
+    *(f" {mark} " for mark in ",.;:!?%)"),
+    *(" 's", " n't", "b-", "b -", "` `", " - ", "$ ", "£ ", "€ ", "¥ "),
+)
+
+
+def _tokenised_hint(text: str) -> bool:
+    """``_TOKENISED_HINT.search(text)``, with the search run only where it can match."""
+    return any(needed in text for needed in _HINT_NEEDS) and bool(_TOKENISED_HINT.search(text))
+
+
 _BRACKETS = re.compile(r"-?\s?\b([lr])([rsc])b\b\s?-?", re.IGNORECASE)
 _SPLIT_NUMBER = re.compile(r"\b(\d{1,3}) ?([,.]) (\d{3})\b")
 _SPLIT_ABBREVIATION = re.compile(r"\b((?:[A-Za-z]\.){1,3}[A-Za-z]) \.")
@@ -178,16 +192,23 @@ def content_tokens(text: str, *, question: bool = False) -> list[str]:
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
-        if first.isdigit():
-            value = parse_number(piece)
-            out.append(format_number(value) if value is not None else piece)
-        elif first > "\u3000":
+        if first > "\u3000" and not first.isdigit():  # (full-width digits are numbers)
             out.extend(_cjk_tokens(piece))
         else:
-            token = _word_token(piece, question)
+            token = _piece_token(piece, question)
             if token:
                 out.append(token)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _piece_token(piece: str, question: bool) -> str:
+    """The content token of one word or number (its value, "3000" for "3,000"); "" for a
+    stopword. Memoised: one call per word of every text."""
+    if piece[0].isdigit():
+        value = parse_number(piece)
+        return format_number(value) if value is not None else piece
+    return _word_token(piece, question)
 
 
 @lru_cache(maxsize=65536)
