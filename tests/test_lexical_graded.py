@@ -202,9 +202,7 @@ def test_mastra_alignment_under_the_offline_judge_is_the_rounded_mean_support(sc
 def test_mastra_support_counts_only_from_a_judge_that_grades_claims() -> None:
     summary = "The mayor's plan pays for two schools plus a library."
     graded = SummarizationScorer(llm=LexicalJudge(), preset="mastra").score(SOURCE, summary)
-    plain = SummarizationScorer(llm=_SupportSendingJudge(), preset="mastra").score(
-        SOURCE, summary
-    )
+    plain = SummarizationScorer(llm=_SupportSendingJudge(), preset="mastra").score(SOURCE, summary)
     assert [c.verdict for c in plain.claims] == [c.verdict for c in graded.claims]
     share = round(sum(c.supported for c in plain.claims) / len(plain.claims), 2)
     assert plain.alignment_score == share and all(c.support is None for c in plain.claims)
