@@ -84,3 +84,12 @@ def test_two_of_the_sources_names_swapped_stay_a_contradiction() -> None:
     )
     (verdict,) = _verdicts(["Tesla was founded in 2003 by Elon Musk."], source)
     assert verdict["verdict"] == "no" and "martin eberhard" in str(verdict["reason"])
+
+
+def test_every_sentence_end_glued_to_a_capitalised_word_is_read_apart() -> None:
+    from summscore.judges.lexical._repair import unglued
+
+    assert unglued('It worked!Then they left.Was it over?"No," she said.') == (
+        'It worked! Then they left. Was it over? "No," she said.'
+    )
+    assert unglued("No glued sentence here. None at all!") == "No glued sentence here. None at all!"

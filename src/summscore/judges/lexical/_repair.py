@@ -15,7 +15,9 @@ import re
 
 __all__ = ["unglued", "without_placeholders"]
 
-_GLUED = re.compile(r"(?<=[a-z0-9)%][.!?])(?=[\"“]?[A-Z][a-z])")
+# Each pattern opens with the sentence end itself, so the engine skips ahead to it.
+_GLUED = re.compile(r"[.!?](?<=[a-z0-9)%][.!?])(?=[\"“]?[A-Z][a-z])")
+_GLUED_PERIOD = re.compile(r"\.(?<=[a-z0-9)%]\.)(?=[\"“]?[A-Z][a-z])")
 _PLACEHOLDER = re.compile(r"\[UNK\]|\bUNK\b")
 
 
@@ -26,4 +28,6 @@ def without_placeholders(text: str) -> str:
 
 def unglued(text: str) -> str:
     """``text`` with its glued sentences apart."""
-    return _GLUED.sub(" ", text)
+    if _GLUED_PERIOD.search(text) is None and "!" not in text and "?" not in text:
+        return text  # the common case, found by the cheaper search
+    return _GLUED.sub(r"\g<0> ", text)
