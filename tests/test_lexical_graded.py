@@ -188,14 +188,16 @@ def test_a_malformed_support_in_a_reply_is_no_support_and_no_error() -> None:
 
 
 @pytest.mark.parametrize("scale", [1, 10])
-def test_mastra_alignment_under_the_offline_judge_is_the_rounded_mean_support(scale: int) -> None:
+def test_mastra_alignment_under_the_offline_judge_is_the_mean_support_in_hundredths_scaled(
+    scale: int,
+) -> None:
     result = SummarizationScorer(llm=LexicalJudge(), preset="mastra", scale=scale).score(
         SOURCE, "The city council approved a new budget on Monday. The council hired a chef."
     )
     supports = [c.support for c in result.claims]
     assert len(supports) == 2 and all(s is not None for s in supports)
     mean = sum(s or 0.0 for s in supports) / 2
-    assert result.alignment_score == pytest.approx(round(mean * scale, 2))
+    assert result.alignment_score == pytest.approx(round(round(mean, 2) * scale, 2))
     assert result.score == min(result.alignment_score, result.coverage_score or 0.0)
 
 

@@ -15,8 +15,9 @@ Rounding is JavaScript's (``Math.round((x + Number.EPSILON) * 100) / 100``). Giv
 questions are used as they are.
 
 Under a judge that grades each claim (``grades_claims``: the offline ``LexicalJudge``) alignment is
-round2(mean support * scale) instead of the share of "yes", as under the deepeval rule (see
-``ClaimVerdict.support``); an LLM judge's numbers are Mastra's.
+the mean claim support instead of the share of "yes", as under the deepeval rule (see
+``ClaimVerdict.support``), read to hundredths and then scaled (round2(round2(mean) * scale)), so
+that a scale multiplies the scale-1 figure exactly; an LLM judge's numbers are Mastra's.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class MastraPreset(Preset):
         supports = [v.support for v in verdicts] if grades else []
         graded = [s for s in supports if s is not None]
         if graded and len(graded) == len(verdicts):
-            alignment = js_round2(sum(graded) / len(graded) * opts.scale)
+            alignment = js_round2(js_round2(sum(graded) / len(graded)) * opts.scale)
         coverage = mastra_component_score(answers, scale=opts.scale)
         score = min(alignment, coverage)
         claim_checks = [
