@@ -6,7 +6,8 @@
   after a sentence end written directly before a capitalised word; initials ("U.S.A"), decimals
   ("3.5") and web addresses ("bbc.co.uk") are not sentence ends of that shape.
 * A summariser's placeholder for a word it could not write (``UNK``, ``[UNK]``; ``<unk>`` is
-  read past by ``normalize``): no word, so not a name the source lacks.
+  read past by ``normalize``): no name the source could contradict. The claim is judged without
+  it, and a claim with a word left out is at best unknown (see ``_tasks``).
 """
 
 from __future__ import annotations
