@@ -185,3 +185,27 @@ def test_a_malformed_support_in_a_reply_is_no_support_and_no_error() -> None:
         {"verdicts": [{"verdict": "yes", "support": 7}, {"verdict": "no", "support": "high"}]}
     )
     assert [v.support for v in reply.verdicts] == [None, None]
+
+
+@pytest.mark.parametrize("scale", [1, 10])
+def test_mastra_alignment_under_the_offline_judge_is_the_mean_support_in_hundredths_scaled(
+    scale: int,
+) -> None:
+    result = SummarizationScorer(llm=LexicalJudge(), preset="mastra", scale=scale).score(
+        SOURCE, "The city council approved a new budget on Monday. The council hired a chef."
+    )
+    supports = [c.support for c in result.claims]
+    assert len(supports) == 2 and all(s is not None for s in supports)
+    mean = sum(s or 0.0 for s in supports) / 2
+    assert result.alignment_score == pytest.approx(round(round(mean, 2) * scale, 2))
+    assert result.score == min(result.alignment_score, result.coverage_score or 0.0)
+
+
+def test_mastra_support_counts_only_from_a_judge_that_grades_claims() -> None:
+    summary = "The mayor's plan pays for two schools plus a library."
+    graded = SummarizationScorer(llm=LexicalJudge(), preset="mastra").score(SOURCE, summary)
+    plain = SummarizationScorer(llm=_SupportSendingJudge(), preset="mastra").score(SOURCE, summary)
+    assert [c.verdict for c in plain.claims] == [c.verdict for c in graded.claims]
+    share = round(sum(c.supported for c in plain.claims) / len(plain.claims), 2)
+    assert plain.alignment_score == share and all(c.support is None for c in plain.claims)
+    assert graded.alignment_score != share

@@ -69,8 +69,9 @@ class ClaimVerdict(BaseModel):
     ``support`` (0 to 1) is how much of the claim the source carries, reported by the offline
     judge (``judge="lexical"``) only: the share of the claim's words, word pairs and word
     triples found in the source, 0 for a contradicted claim, scaled down for a claim the judge
-    could neither confirm nor contradict. The deepeval rule's alignment is then the mean support
-    (graded) instead of the share of "yes" verdicts. None for LLM judges.
+    could neither confirm nor contradict. The deepeval and mastra rules' alignment is then the
+    mean support (graded; mastra rounds it as its rule does) instead of the share of "yes"
+    verdicts. None for LLM judges.
     """
 
     claim: str

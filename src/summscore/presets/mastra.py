@@ -13,6 +13,11 @@ round2(c * s)): both versions report round2(share * scale) components whose min 
 
 Rounding is JavaScript's (``Math.round((x + Number.EPSILON) * 100) / 100``). Given assessment
 questions are used as they are.
+
+Under a judge that grades each claim (``grades_claims``: the offline ``LexicalJudge``) alignment is
+the mean claim support instead of the share of "yes", as under the deepeval rule (see
+``ClaimVerdict.support``), read to hundredths and then scaled (round2(round2(mean) * scale)), so
+that a scale multiplies the scale-1 figure exactly; an LLM judge's numbers are Mastra's.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formulas import mastra_component_score
+from ..formulas import js_round2, mastra_component_score
 from ..prompts.replies import ReasonReply
 from ..result import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
@@ -99,6 +104,14 @@ class MastraPreset(Preset):
         coverage_answers = ctx.answers(summary, work.questions, ("yes", "no"))
         (claims, verdicts), answers = await asyncio.gather(claimed, coverage_answers)
         alignment = mastra_component_score([v.verdict for v in verdicts], scale=opts.scale)
+        # The offline judge grades each claim: alignment is then the mean support, so summaries
+        # rank by how much of them the source carries. Only a judge that says so is read this
+        # way: an LLM's numbers stay Mastra's.
+        grades = bool(getattr(ctx.caller.judge, "grades_claims", False))
+        supports = [v.support for v in verdicts] if grades else []
+        graded = [s for s in supports if s is not None]
+        if graded and len(graded) == len(verdicts):
+            alignment = js_round2(js_round2(sum(graded) / len(graded)) * opts.scale)
         coverage = mastra_component_score(answers, scale=opts.scale)
         score = min(alignment, coverage)
         claim_checks = [
@@ -107,6 +120,7 @@ class MastraPreset(Preset):
                 verdict=v.verdict.strip().lower(),
                 reason=v.reason,
                 supported=_yes(v.verdict),
+                support=v.support if grades else None,
             )
             for c, v in zip(claims, verdicts)
         ]

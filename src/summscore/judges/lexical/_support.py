@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._conflicts import contradicted
+from ._conflicts import Doubt, contradicted
 from ._match import anchor_in_doc, anchor_in_span, ranked, recall
 from ._text import Doc, Span, is_negated
 
@@ -57,6 +57,8 @@ def judge_claim(statement: Span, doc: Doc) -> Verdict:
     if _verbatim(statement, doc):
         return Verdict(SUPPORTED, confidence=1.0)
     contradiction = contradicted(statement, doc)
+    if isinstance(contradiction, Doubt):
+        return Verdict(UNKNOWN, contradiction, 0.4)
     if contradiction:
         return Verdict(CONTRADICTED, contradiction, 0.9)
     absent = sorted(a for a in statement.anchors if not anchor_in_doc(a, statement, doc))
@@ -87,6 +89,8 @@ def judge_question(statement: Span, doc: Doc) -> Verdict:
     if _verbatim(statement, doc):
         return Verdict(SUPPORTED, confidence=1.0)
     contradiction = contradicted(statement, doc, strict=False)
+    if isinstance(contradiction, Doubt):
+        return Verdict(UNKNOWN, contradiction, 0.4)
     if contradiction:
         return Verdict(CONTRADICTED, contradiction, 0.85)
     best = ranked(statement, doc, top=1)[0]

@@ -13,8 +13,9 @@ from typing import Any
 
 from ._graded import UNCONFIRMED, claim_support, source_grams
 from ._lexicon import COMMON_STARTS, STOPWORDS
-from ._support import CONTRADICTED, SUPPORTED, judge_claim, judge_question
-from ._text import Span, analyze, make_span
+from ._repair import unglued, without_placeholders
+from ._support import CONTRADICTED, SUPPORTED, UNKNOWN, Verdict, judge_claim, judge_question
+from ._text import Doc, Span, analyze, make_span
 from ._words import content_tokens, has_cjk, lowercase_words
 
 __all__ = [
@@ -60,9 +61,14 @@ _CJK_QUESTION_EDGES = re.compile(
 # ---------------------------------------------------------------------------------- clauses
 
 
+def _read(text: str) -> Doc:
+    """The analysis of ``text`` as written, glued sentences apart (see :mod:`._repair`)."""
+    return analyze(unglued(text))
+
+
 def _informative_clauses(text: str) -> list[Span]:
     """The clauses of ``text`` that state something checkable (analysed once per text)."""
-    return [c for c in analyze(text).clauses() if len(c.token_set) >= 2 or c.anchors]
+    return [c for c in _read(text).clauses() if len(c.token_set) >= 2 or c.anchors]
 
 
 def extract_truths(text: str, limit: int | None = None) -> list[str]:
@@ -87,7 +93,7 @@ def extract_keyphrases(text: str, limit: int = 30) -> list[str]:
     text with none of those, the topic phrases of its most salient statements."""
     seen: set[str] = set()
     found: list[str] = []
-    for sentence in analyze(text).sentences:
+    for sentence in _read(text).sentences:
         for _, surface in sentence.surfaces:
             phrase = surface.strip(" ,.;:'\"“”()")
             if not phrase or phrase.lower() in seen:
@@ -168,7 +174,7 @@ def keyphrase_questions(text: str, keyphrases: Sequence[str], minimum: int = 3) 
     """One closed question per keyphrase, about the clause of the text that mentions it; topped
     up with the text's most salient statements when the keyphrases give fewer than ``minimum``."""
     clauses = _informative_clauses(text)
-    common = analyze(text).common
+    common = _read(text).common
     questions: list[str] = []
     used: set[int] = set()
     for phrase in keyphrases:
@@ -192,7 +198,7 @@ def salient_questions(text: str, n: int) -> list[str]:
     """``n`` closed questions about the text's most important statements, in text order."""
     clauses = _informative_clauses(text)
     chosen = {id(c) for c in _rank_salient(clauses)[:n]}
-    common = analyze(text).common
+    common = _read(text).common
     return [_as_question(c.text, common) for c in clauses if id(c) in chosen]
 
 
@@ -233,7 +239,7 @@ def answer_questions(text: str, questions: Sequence[str]) -> list[bool]:
 
 def assess_questions(text: str, questions: Sequence[str]) -> list[tuple[bool, float]]:
     """For each closed question: (answered with yes, confidence in that answer)."""
-    doc = analyze(text)
+    doc = _read(text)
     judged = [judge_question(question_statement(q, doc.common), doc) for q in questions]
     return [(v.level == SUPPORTED, v.confidence) for v in judged]
 
@@ -251,12 +257,13 @@ def assess_claims(
     """One (verdict item, confidence) per claim. Each item carries the claim's graded
     ``support`` (0 to 1, see :mod:`._graded`): 0 for a contradicted claim."""
     yes, no, unknown = vocabulary
+    evidence = unglued(evidence)
     doc = analyze(evidence)
     grams = source_grams(evidence)
     common = doc.common | lowercase_words(" ".join(claims))
     out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:
-        verdict = judge_claim(make_span(claim, common=common), doc)
+        verdict = _judge_claim(claim, doc, common)
         word = (
             yes if verdict.level == SUPPORTED else no if verdict.level == CONTRADICTED else unknown
         )
@@ -267,6 +274,16 @@ def assess_claims(
         item["support"] = round(share * (1.0 if verdict.level == SUPPORTED else UNCONFIRMED), 4)
         out.append((item, verdict.confidence))
     return out
+
+
+def _judge_claim(claim: str, doc: Doc, common: frozenset[str]) -> Verdict:
+    """A placeholder ("UNK") names nothing the source could contradict, but a claim with a word
+    left out cannot be confirmed either: at best it is unknown."""
+    written = without_placeholders(claim)
+    verdict = judge_claim(make_span(written, common=common), doc)
+    if written != claim and verdict.level == SUPPORTED:
+        return Verdict(UNKNOWN, "the claim leaves out a word (UNK) the source may have", 0.5)
+    return verdict
 
 
 def explain(inputs: Mapping[str, Any]) -> str:
