@@ -64,10 +64,12 @@ class RecordingJudgeServer(JudgeServer):
         super().__init__()
         self.prompts: list[str] = []
 
-    def completion(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def completion(
+        self, body: dict[str, Any], arrived: float | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         messages = body.get("messages") or []
         self.prompts.append("\n".join(str(m.get("content")) for m in messages))
-        return super().completion(body)
+        return super().completion(body, arrived)
 
 
 @pytest.fixture
