@@ -185,7 +185,8 @@ def test_the_cli_that_starts_ray_itself_shuts_it_down_without_a_traceback(
     out = tmp_path / "out.jsonl"
     command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--engine", "ray"]
     done = subprocess.run(
-        [*command, "--judge", "lexical", "--out", str(out), "--no-progress"],
+        # "local": a Ray of its own, never the module's (another xdist worker may run it)
+        [*command, "--address", "local", "--judge", "lexical", "--out", str(out), "--no-progress"],
         capture_output=True,
         text=True,
         timeout=300,
