@@ -12,6 +12,7 @@ from summscore.formulas import (
     deepeval_normalize_verdict,
     js_round2,
     mastra_component_score,
+    mastra_graded_alignment,
     ragas_conciseness_score,
     ragas_final_score,
     ragas_qa_score,
@@ -117,3 +118,9 @@ def test_mastra_component_is_rounded_fraction_times_scale() -> None:
     assert mastra_component_score(["yes", "no", "unsure"]) == 0.33
     assert mastra_component_score([" Yes ", "YES", "no"], scale=10) == 6.67
     assert mastra_component_score([]) == 0
+
+
+def test_mastra_graded_alignment_is_the_mean_support_read_to_hundredths_then_scaled() -> None:
+    assert mastra_graded_alignment([]) == 0
+    assert mastra_graded_alignment([0.5, 0.755]) == 0.63  # mean 0.6275, JS-rounded
+    assert mastra_graded_alignment([0.5, 0.755], scale=10) == 6.3  # the scale-1 figure x 10

@@ -19,6 +19,7 @@ __all__ = [
     "deepeval_normalize_verdict",
     "js_round2",
     "mastra_component_score",
+    "mastra_graded_alignment",
     "ragas_conciseness_score",
     "ragas_final_score",
     "ragas_qa_score",
@@ -101,6 +102,15 @@ def deepeval_graded_alignment(
     if not supports:
         return 0
     return _strict(sum(supports) / len(supports), strict_mode=strict_mode, threshold=threshold)
+
+
+def mastra_graded_alignment(supports: Sequence[float], *, scale: float = 1) -> float:
+    """summscore's graded Mastra alignment for a judge that grades each claim: the mean support
+    read to hundredths, then scaled (round2(round2(mean) * scale)), so that a scale multiplies
+    the scale-1 figure exactly; no claims gives 0."""
+    if not supports:
+        return 0
+    return js_round2(js_round2(sum(supports) / len(supports)) * scale)
 
 
 def deepeval_coverage_score(

@@ -69,6 +69,11 @@ class Context:
     log: CallLog
     prompts: Any
 
+    @property
+    def grades_claims(self) -> bool:
+        """Does the judge grade each claim (``ClaimVerdict.support``: the offline judge)?"""
+        return bool(getattr(self.caller.judge, "grades_claims", False))
+
     async def ask(
         self,
         task: str,

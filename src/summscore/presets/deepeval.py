@@ -188,7 +188,7 @@ class DeepEvalPreset(Preset):
         # The offline judge grades each claim (ClaimVerdict.support): alignment is then the mean
         # support, so summaries rank by how much of them the source carries, not 0 or 1. Only a
         # judge that says so is read this way: an LLM's numbers stay upstream's.
-        grades = bool(getattr(ctx.caller.judge, "grades_claims", False))
+        grades = ctx.grades_claims
         kept = [v.support for v, n in zip(verdicts, normalized) if n is not None]
         graded = [s for s in kept if s is not None] if grades else []
         if graded and len(graded) == len(kept):

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..formulas import js_round2, mastra_component_score
+from ..formulas import mastra_component_score, mastra_graded_alignment
 from ..prompts.replies import ReasonReply
 from ..result import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
@@ -107,11 +107,11 @@ class MastraPreset(Preset):
         # The offline judge grades each claim: alignment is then the mean support, so summaries
         # rank by how much of them the source carries. Only a judge that says so is read this
         # way: an LLM's numbers stay Mastra's.
-        grades = bool(getattr(ctx.caller.judge, "grades_claims", False))
+        grades = ctx.grades_claims
         supports = [v.support for v in verdicts] if grades else []
         graded = [s for s in supports if s is not None]
         if graded and len(graded) == len(verdicts):
-            alignment = js_round2(js_round2(sum(graded) / len(graded)) * opts.scale)
+            alignment = mastra_graded_alignment(graded, scale=opts.scale)
         coverage = mastra_component_score(answers, scale=opts.scale)
         score = min(alignment, coverage)
         claim_checks = [
