@@ -8,6 +8,8 @@ from typing import Any
 
 import openai
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
 from summscore._pricing import (
@@ -178,3 +180,32 @@ def test_a_source_past_the_context_window_is_the_rows_error_before_any_call(
     assert result.error is not None and "context window" in result.error
     assert "source" in result.error
     assert judge_server.stats.requests == 0
+
+
+@needs_prices
+@settings(max_examples=200, deadline=None)
+@given(
+    calls=st.lists(
+        st.tuples(st.integers(0, 200_000), st.integers(0, 20_000)), min_size=1, max_size=12
+    ),
+    order=st.randoms(use_true_random=False),
+)
+def test_a_results_cost_does_not_depend_on_the_order_its_calls_finish(
+    calls: list[tuple[int, int]], order: Any
+) -> None:
+    """Calls finish in the order the judge answers; the summed cost must not (a Ray run and a
+    local run of the same rows once differed in the last digit: 0.0003438 vs 0.00034379999...)."""
+    from summscore.result import Usage
+
+    costs = [price("gpt-4o-mini", i, o) for i, o in calls]
+    shuffled = list(costs)
+    order.shuffle(shuffled)
+    totals = []
+    for sequence in (costs, shuffled, list(reversed(costs))):
+        usage = Usage()
+        for cost in sequence:
+            usage.add(Usage(judge_calls=1, cost=cost))
+        totals.append(usage.cost)
+    assert totals[0] == totals[1] == totals[2]
+    exact = sum(i * 0.15 + o * 0.6 for i, o in calls) / 1e6
+    assert totals[0] == pytest.approx(exact, rel=1e-9, abs=1e-12)

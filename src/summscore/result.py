@@ -44,7 +44,20 @@ class Usage(BaseModel):
         self.cached_calls += other.cached_calls
         self.input_tokens = _plus(self.input_tokens, other.input_tokens)
         self.output_tokens = _plus(self.output_tokens, other.output_tokens)
-        self.cost = _plus(self.cost, other.cost)
+        self.cost = _plus_cost(self.cost, other.cost)
+
+
+# Costs are summed to whole picodollars: float addition depends on its order, and a result's
+# calls finish in whatever order the judge answers them, so an unrounded sum could differ in its
+# last digit between two runs of the same rows (a local run and a Ray run, say).
+_COST_DIGITS = 12
+
+
+def _plus_cost(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None:
+        one = _plus(a, b)
+        return None if one is None else round(one, _COST_DIGITS)
+    return round(round(a, _COST_DIGITS) + round(b, _COST_DIGITS), _COST_DIGITS)
 
 
 def _plus(a: Any, b: Any) -> Any:
