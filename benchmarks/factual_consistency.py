@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from fc_stats import paired_bootstrap
 from scipy import stats
 
 from summscore import SummarizationScorer
@@ -431,6 +432,7 @@ def _primary(figures: dict[str, float]) -> tuple[str, float]:
 def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str, object]]:
     figures: dict[str, dict[str, object]] = {}
     verdicts: list[bool] = []
+    ties = 0
     print(
         f"{'dataset':<22}{'pairs':>6} {'score':<10}{'ROC-AUC':>8}{'BAcc':>8}"
         f"{'Spearman':>9}{'Pearson':>9}{'seconds':>9}"
@@ -472,25 +474,36 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
         baselines = [b for b in BASELINES if b in measured]
         if "alignment" in measured and baselines:
             metric, judge = _primary(measured["alignment"])
-            best = max(
-                (v for v in (_primary(measured[b])[1] for b in baselines) if not math.isnan(v)),
-                default=math.nan,
+            found = {b: _primary(measured[b])[1] for b in baselines}
+            better = max(
+                (b for b in found if not math.isnan(found[b])), key=found.__getitem__, default=None
             )
-            if math.isnan(judge) or math.isnan(best):
+            if math.isnan(judge) or better is None:
                 continue  # one class only (a --limit cut): nothing to compare
+            best = found[better]
             beats = judge > best
             verdicts.append(beats)
+            difference = paired_bootstrap(
+                columns["alignment"],
+                columns[better],
+                labels=[p.label for p in pairs],
+                graded=[float(p.graded or 0) for p in pairs] if metric == "Spearman" else None,
+            )
+            ties += not difference.decided
             figures[name]["judge_beats_baselines"] = beats
+            figures[name]["difference"] = vars(difference)
             verdict = "beats" if beats else "does not beat"
             print(
                 f"{name:<22}       judge {verdict} the better baseline "
-                f"({metric} {judge:.3f} vs {best:.3f})"
+                f"({metric} {judge:.3f} vs {best:.3f} {better}; difference {difference}"
+                f"{'' if difference.decided else ': a tie at 95%'})"
             )
         sys.stdout.flush()
     if verdicts:
         print(
             f"judge beats both baselines on {sum(verdicts)} of {len(verdicts)} development sets "
-            "(ROC-AUC; Spearman on graded labels)"
+            f"(ROC-AUC; Spearman on graded labels); a tie at 95% (the bootstrap interval of the "
+            f"difference includes 0) on {ties} of the {len(verdicts)}"
         )
     return figures
 
