@@ -147,6 +147,13 @@ def test_a_capitalised_article_or_preposition_opening_a_sentence_is_no_name() ->
     source = "Σύμφωνα με τον διευθυντή, το νέο εργοστάσιο στη Θεσσαλονίκη θα ανοίξει τον Μάρτιο."
     claim = "Ο διευθυντής είπε ότι το νέο εργοστάσιο στη Θεσσαλονίκη θα ανοίξει τον Μάρτιο."
     assert _verdicts(source, [claim])[0]["verdict"] == "yes"
+    # Nor does a longer opener ("Επίσης", "also") become a rival name of another ("Μετά", "after").
+    source = (
+        "Ο δήμαρχος είπε ότι το νέο σχολείο θα ανοίξει τον Σεπτέμβριο. Επίσης, η πόλη θα "
+        "αποκτήσει νέο πάρκο."
+    )
+    (got,) = _verdicts(source, ["Μετά το σχολείο, η πόλη θα αποκτήσει νέο πάρκο."])
+    assert got["verdict"] != "no", got
 
 
 def test_words_of_every_alphabetic_script_are_tokens() -> None:
