@@ -129,7 +129,11 @@ def quantities(text: str) -> list[Anchor]:
 
 # ---------------------------------------------------------------------------------- entities
 
-_CAP_WORD = r"(?:[A-Z\u00c0-\u00de][A-Za-z0-9\u00c0-\u024f'\u2019&.\-]*)"
+# (Greek and Cyrillic write names with capitals too: "Иван Петров", "Γιώργος Παπαδόπουλος".)
+_CAP_WORD = (
+    r"(?:[A-Z\u00c0-\u00de\u0386\u0388-\u03ab\u0400-\u042f]"
+    r"[A-Za-z0-9\u00c0-\u024f\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff'\u2019&.\-]*)"
+)
 _ENTITY = re.compile(
     rf"{_CAP_WORD}(?:\s+(?:(?:{'|'.join(map(re.escape, NAME_JOINERS))})\s+)?{_CAP_WORD})*"
 )
@@ -198,6 +202,8 @@ def _may_be_name(word: str, common: frozenset[str]) -> bool:
     lower = bare.lower()
     if lower in common or lower in _SENTENCE_OPENERS:
         return False
+    if "\u0370" <= bare[0] <= "\u04ff":
+        return False  # Greek, Cyrillic: no list of openers tells an article ("Ο", "В") from a name
     return not lower.endswith(("ly", "ing"))
 
 

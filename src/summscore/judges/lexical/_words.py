@@ -27,10 +27,23 @@ __all__ = [
 
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+# Combining marks that other scripts write inside a word (Greek and Cyrillic accents, Hebrew
+# points, Arabic harakat, the vowel signs of the Indic scripts, Thai, Lao, Myanmar and Khmer,
+# whose blocks are taken whole but for the danda and digits, and the zero-width joiners).
+_MARKS = (
+    "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
+    "\u0900-\u0963\u0970-\u0dff\u0e00-\u0e4f\u0e5a-\u0eff\u1000-\u109f\u1780-\u17ff\u200c\u200d"
+)
+# A letter of any alphabetic script but Latin (read by its own pattern) and CJK (read by
+# characters): Cyrillic, Greek, Armenian, Georgian, Hebrew, Arabic, Devanagari, Thai, ...
+OTHER_LETTER = f"(?:[^\\W\\d_A-Za-z\u00c0-\u024f\u1e00-\u1eff\u3000-\uffff]|[{_MARKS}])"
+# A word of such letters (with an apostrophe or hyphen inside: "д'Артаньян", "Рио-де-Жанейро").
+OTHER_WORD = f"{OTHER_LETTER}+(?:['\u2019\\-]{OTHER_LETTER}+)*"
 _TOKEN = re.compile(
-    r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'\u2019\-]*"
+    r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff][A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f'\u2019\-]*"
     r"|\d+(?:[.,]\d+)*"
     f"|[{_CJK}]+"
+    f"|{OTHER_WORD}"
 )
 
 
@@ -253,7 +266,12 @@ def format_number(value: float) -> str:
     return f"{value:.6g}"
 
 
-_LOWER_WORD = re.compile(r"(?<![A-Za-z])[a-z][a-z'\-]+")
+_LOWER_WORD = re.compile(
+    r"(?<![A-Za-z])[a-z][a-z'\-]+"
+    # Cyrillic and Greek, the other scripts with capitals (whose names are capitalised words)
+    r"|(?<![\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])"
+    r"[\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f][\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f\u0300-\u036f'\-]+"
+)
 
 
 def lowercase_words(text: str) -> frozenset[str]:
