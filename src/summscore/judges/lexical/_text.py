@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ._anchors import names, quantities
@@ -253,28 +254,37 @@ def _copy(span: Span, **changes: Any) -> Span:
     return new
 
 
+_EMPTY: frozenset[str] = frozenset()  # one shared empty set: fewer objects for the collector
+_KEY, _KEY_KIND, _KEY_START, _KEY_SURFACE = (
+    itemgetter(0),
+    itemgetter(0, 1),
+    itemgetter(0, 2),
+    itemgetter(0, 3),
+)
+_START = itemgetter(2)
+
+
 @lru_cache(maxsize=8192)
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
     tokens = tuple(content_tokens(text, question=question))
     numbers = quantities(text)
     entities = names(text)
+    # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
+    anchors = [*numbers, *entities]
     return _new_span(
         text=text,
         tokens=tokens,
         token_set=frozenset(tokens),
-        numbers=frozenset(a.key for a in numbers),
-        kinds={a.key: a.kind for a in itertools.chain(entities, numbers)},
-        entities=frozenset(a.key for a in entities),
+        numbers=frozenset(map(_KEY, numbers)) if numbers else _EMPTY,
+        kinds=dict(map(_KEY_KIND, itertools.chain(entities, numbers))),
+        entities=frozenset(map(_KEY, entities)) if entities else _EMPTY,
         negated=is_negated(text),
         units={a.key: a.unit for a in numbers if a.unit},
-        tentative=frozenset(a.key for a in entities if a.tentative),
-        surfaces=tuple(
-            (a.key, a.surface)
-            for a in sorted(itertools.chain(numbers, entities), key=lambda a: a.start)
-        ),
-        starts=tuple((a.key, a.start) for a in itertools.chain(numbers, entities)),
-        common=frozenset(),
+        tentative=frozenset([a.key for a in entities if a.tentative]) if entities else _EMPTY,
+        surfaces=tuple(map(_KEY_SURFACE, sorted(anchors, key=_START))),
+        starts=tuple(map(_KEY_START, anchors)),
+        common=_EMPTY,
         parts=None,
     )
 
