@@ -142,7 +142,7 @@ def spelled_out(acronym: str, text: str) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""

@@ -217,7 +217,11 @@ def make_span(text: str, *, question: bool = False, common: frozenset[str] = fro
     return _in_context(text, question, common)
 
 
-@lru_cache(maxsize=8192)
+# The span memos hold a few pairs' worth of sentences (a pair meets about a hundred): what one
+# case asks again is answered, while a span of a text long judged is let go before the garbage
+# collector's oldest generation takes it in (a memo of thousands of spans, each several objects,
+# made every full collection walk them: a sixth of the judge's time).
+@lru_cache(maxsize=2048)
 def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
     span = _make_span(text, question)
     dropped = {k for k in span.tentative if k in common}
@@ -264,7 +268,7 @@ _KEY, _KEY_KIND, _KEY_START, _KEY_SURFACE = (
 _START = itemgetter(2)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
     tokens = tuple(content_tokens(text, question=question))
@@ -418,9 +422,10 @@ def _analyze(text: str) -> Doc:
 
 
 class _DocCache:
-    """Analyses are memoised: a source is analysed once however often it is judged."""
+    """Analyses are memoised: a source is analysed once however often it is judged (by the
+    several tasks of one case; bounded to a few dozen texts, see the span memos above)."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 64) -> None:
         self.size = size
         self._items: OrderedDict[str, Doc] = OrderedDict()
         self._lock = threading.Lock()
