@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from ._words import OTHER_WORD, normalize
 
@@ -33,7 +34,17 @@ _LONGEST = 3
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _UNIT = re.compile(f"[0-9a-z\u00c0-\u024f]+|[{_CJK}]|{OTHER_WORD}")
 
-Grams = tuple[frozenset[tuple[str, ...]], ...]
+
+class Grams(NamedTuple):
+    """A source's wording, held so that a claim's n-grams are looked up without building the
+    source's own (thousands of tuples per source, each one a container the garbage collector
+    walks while the memo holds it): its words as a set, and its words joined by single spaces
+    with a space at each end. A claim's n-gram is one of the source's exactly when its words,
+    joined the same way and framed by spaces, are a substring of that text (words hold no
+    space, so a match starts and ends on word boundaries)."""
+
+    words: frozenset[str]
+    joined: str
 
 
 def _units(text: str) -> list[str]:
@@ -46,9 +57,20 @@ def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
 
 @lru_cache(maxsize=64)
 def source_grams(text: str) -> Grams:
-    """The source's words, word pairs and word triples (memoised: a source meets many claims)."""
+    """The source's words, for its word pairs and word triples (memoised: a source meets many
+    claims)."""
     units = _units(text)
-    return tuple(frozenset(_grams(units, n)) for n in range(1, _LONGEST + 1))
+    return Grams(frozenset(units), f" {' '.join(units)} ")
+
+
+def _held(gram: tuple[str, ...], grams: Grams) -> bool:
+    """Is ``gram`` (one or more words) a run of consecutive words of the source?"""
+    words = grams.words
+    if len(gram) == 1:
+        return gram[0] in words
+    if not all(word in words for word in gram):
+        return False  # a word the source never uses: no run of its words is this one
+    return f" {' '.join(gram)} " in grams.joined
 
 
 def claim_support(claim: str, grams: Grams) -> float:
@@ -57,9 +79,9 @@ def claim_support(claim: str, grams: Grams) -> float:
     claim with no word at all (nothing in it can be unsupported)."""
     units = _units(claim)
     shares = []
-    for n, found in enumerate(grams, start=1):
+    for n in range(1, _LONGEST + 1):
         mine = _grams(units, n)
         if not mine:
             break
-        shares.append(sum(1 for g in mine if g in found) / len(mine))
+        shares.append(sum(1 for g in mine if _held(g, grams)) / len(mine))
     return math.sqrt(sum(shares) / len(shares)) if shares else 1.0

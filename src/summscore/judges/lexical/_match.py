@@ -45,13 +45,19 @@ def names_match(a: str, b: str) -> bool:
     adjectives and short names ("japanese" ~ "japan", "us" ~ "america")."""
     if a == b or _same_name(a, b):
         return True
-    bare_a, bare_b = _bare(a), _bare(b)
+    (bare_a, place_a), (bare_b, place_b) = _forms(a), _forms(b)
     if (bare_a != a or bare_b != b) and bare_a and bare_b and _same_name(bare_a, bare_b):
         return True  # "mr balls" ~ "ed balls", "dr hill" ~ "adrian hill"
-    place_a, place_b = _place(a), _place(b)
     if place_a == a and place_b == b:
         return False
     return place_a == place_b or _same_name(place_a, place_b)
+
+
+@lru_cache(maxsize=16384)
+def _forms(name: str) -> tuple[str, str]:
+    """``name`` without a leading honorific, and with its countries written out (memoised: a
+    text's names are each compared with every name of the statements judged against it)."""
+    return _bare(name), _place(name)
 
 
 _HONORIFICS = frozenset("mr mrs ms miss dr prof sir dame lord lady".split())
@@ -142,7 +148,7 @@ def spelled_out(acronym: str, text: str) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""

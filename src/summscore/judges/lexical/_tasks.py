@@ -211,7 +211,9 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
     for index, span in enumerate(clauses):
         if not span.token_set:
             continue
-        centrality = sum(frequency[t] - 1 for t in span.token_set) / (len(span.token_set) ** 0.5)
+        # (The sum of frequency - 1 over the tokens, summed in C: every token is counted.)
+        count = len(span.token_set)
+        centrality = (sum(map(frequency.__getitem__, span.token_set)) - count) / (count**0.5)
         anchors = 1.0 * bool(span.numbers) + 0.5 * min(len(span.entities), 3)
         position = 1.5 / (1 + index)
         length = min(len(span.token_set), 12) / 12

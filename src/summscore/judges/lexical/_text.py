@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import itemgetter
 from typing import Any
 
 from ._anchors import names, quantities
@@ -216,7 +217,11 @@ def make_span(text: str, *, question: bool = False, common: frozenset[str] = fro
     return _in_context(text, question, common)
 
 
-@lru_cache(maxsize=8192)
+# The span memos hold a few pairs' worth of sentences (a pair meets about a hundred): what one
+# case asks again is answered, while a span of a text long judged is let go before the garbage
+# collector's oldest generation takes it in (a memo of thousands of spans, each several objects,
+# made every full collection walk them: a sixth of the judge's time).
+@lru_cache(maxsize=2048)
 def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
     span = _make_span(text, question)
     dropped = {k for k in span.tentative if k in common}
@@ -253,28 +258,37 @@ def _copy(span: Span, **changes: Any) -> Span:
     return new
 
 
-@lru_cache(maxsize=8192)
+_EMPTY: frozenset[str] = frozenset()  # one shared empty set: fewer objects for the collector
+_KEY, _KEY_KIND, _KEY_START, _KEY_SURFACE = (
+    itemgetter(0),
+    itemgetter(0, 1),
+    itemgetter(0, 2),
+    itemgetter(0, 3),
+)
+_START = itemgetter(2)
+
+
+@lru_cache(maxsize=2048)
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
     tokens = tuple(content_tokens(text, question=question))
     numbers = quantities(text)
     entities = names(text)
+    # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
+    anchors = [*numbers, *entities]
     return _new_span(
         text=text,
         tokens=tokens,
         token_set=frozenset(tokens),
-        numbers=frozenset(a.key for a in numbers),
-        kinds={a.key: a.kind for a in itertools.chain(entities, numbers)},
-        entities=frozenset(a.key for a in entities),
+        numbers=frozenset(map(_KEY, numbers)) if numbers else _EMPTY,
+        kinds=dict(map(_KEY_KIND, itertools.chain(entities, numbers))),
+        entities=frozenset(map(_KEY, entities)) if entities else _EMPTY,
         negated=is_negated(text),
         units={a.key: a.unit for a in numbers if a.unit},
-        tentative=frozenset(a.key for a in entities if a.tentative),
-        surfaces=tuple(
-            (a.key, a.surface)
-            for a in sorted(itertools.chain(numbers, entities), key=lambda a: a.start)
-        ),
-        starts=tuple((a.key, a.start) for a in itertools.chain(numbers, entities)),
-        common=frozenset(),
+        tentative=frozenset([a.key for a in entities if a.tentative]) if entities else _EMPTY,
+        surfaces=tuple(map(_KEY_SURFACE, sorted(anchors, key=_START))),
+        starts=tuple(map(_KEY_START, anchors)),
+        common=_EMPTY,
         parts=None,
     )
 
@@ -408,9 +422,10 @@ def _analyze(text: str) -> Doc:
 
 
 class _DocCache:
-    """Analyses are memoised: a source is analysed once however often it is judged."""
+    """Analyses are memoised: a source is analysed once however often it is judged (by the
+    several tasks of one case; bounded to a few dozen texts, see the span memos above)."""
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 64) -> None:
         self.size = size
         self._items: OrderedDict[str, Doc] = OrderedDict()
         self._lock = threading.Lock()

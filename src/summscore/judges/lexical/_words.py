@@ -11,6 +11,7 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import repeat
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
 
@@ -202,6 +203,8 @@ def _cjk_tokens(run: str) -> list[str]:
 
 def content_tokens(text: str, *, question: bool = False) -> list[str]:
     """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
+    if text.isascii():  # words and numbers only: one memoised look-up each, all in C
+        return list(filter(None, map(_piece_token, _TOKEN.findall(text), repeat(question))))
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
