@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from compat.corpus import case
 
@@ -310,3 +312,36 @@ def test_a_stray_letter_of_a_misdecoded_symbol_is_no_rival_name() -> None:
         },
     )["verdicts"]
     assert verdict["verdict"] != "no", verdict
+
+
+def test_by_default_a_run_analyses_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge answers in the loop's thread: with many cases in flight they only interleave,
+    and a case's source was analysed again after other cases pushed it out of the memos (1000
+    analyses for 200 distinct deepeval pairs instead of 600). The default request limit for it
+    is 1; a limit the user sets is kept."""
+    import random
+    import sys
+    from pathlib import Path
+
+    from summscore.judges.lexical import _text
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from lexical_speed import make_pair
+
+    rng = random.Random(11)
+    pairs = [make_pair(rng, words=120) for _ in range(150)]
+    analysed: list[str] = []
+    real = _text._analyze
+
+    def counting(text: str) -> Any:
+        analysed.append(text)
+        return real(text)
+
+    monkeypatch.setattr(_text, "_analyze", counting)
+    monkeypatch.setattr(_text, "_cache", _text._DocCache())
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
+    assert scorer.max_concurrency == 1
+    assert all(r.ok for r in scorer.score_many(pairs, progress=False))
+    assert len(analysed) == len(set(analysed))
+    chosen = SummarizationScorer(llm=LexicalJudge(), preset="deepeval", max_concurrency=8)
+    assert chosen.max_concurrency == 8

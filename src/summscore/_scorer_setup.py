@@ -89,13 +89,18 @@ def build_parts(llm: Any, model: str | None, preset: str, options: dict[str, Any
         )
     if judge_options or _is_openai_client(llm):
         judge_options.setdefault("timeout", policy.timeout)
+    judge = judge_choice.wrap(resolve_judge(llm, model, **judge_options))
+    if max_concurrency is None and getattr(judge, "in_process", False) is True:
+        # A judge that answers in the loop's thread gains nothing from requests in flight
+        # together; one at a time keeps each case's texts in its memos (LexicalJudge).
+        limiter = RequestLimiter(1)
     return ScorerParts(
         preset=checked_preset,
         policy=policy,
         limiter=limiter,
         prompt_choice="custom" if custom_prompts is not None else prompts,
         custom_prompts=custom_prompts,
-        judge=judge_choice.wrap(resolve_judge(llm, model, **judge_options)),
+        judge=judge,
         reply_cache=_reply_cache(common["reply_cache"]),
         source_cache_size=common["source_cache_size"],
     )

@@ -38,6 +38,11 @@ class LexicalJudge:
     # Each verdict carries a graded ``support`` (0 to 1) that the deepeval rule's alignment
     # averages (see summscore.result.ClaimVerdict); LLM judges have no such attribute.
     grades_claims = True
+    # Answers in the event loop's own thread without awaiting anything: requests in flight at
+    # once overlap no waiting, they only interleave cases, so that a case's source is analysed
+    # again after other cases pushed it out of the memos. The scorer's default request limit
+    # for such a judge is 1 (depth first); a max_concurrency the user sets is kept.
+    in_process = True
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         return JudgeReply(output=self.run(request.task, request.inputs))
