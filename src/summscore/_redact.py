@@ -232,7 +232,8 @@ def _redact_reply_text(text: str, known: frozenset[str]) -> str:
     # and environment secrets, sk- style keys), not prose such as "password: ..." or "bearer ...".
     if not text:
         return text
-    text = _mask_known(text, known)
+    if known:
+        text = _mask_known(text, known)
     return _PATTERNS[1].sub(_MASK, text) if "-" in text else text
 
 
@@ -254,13 +255,27 @@ def _redact_reply(value: Any, known: frozenset[str]) -> Any:
         dumped = value.model_dump(mode="json")
         cleaned = _redact_reply(dumped, known)
         return value if cleaned == dumped else cleaned
+    # A container is rebuilt only when one of its parts changed; each part is compared by identity
+    # first, so an unchanged reply costs one pass, not a deep comparison at every level.
     if isinstance(value, dict):
-        out = {_redact_reply(k, known): _redact_reply(v, known) for k, v in value.items()}
-        return value if out == value else out
+        out = {}
+        changed = False
+        for key, item in value.items():
+            new_key = _redact_reply(key, known)
+            new_item = _redact_reply(item, known)
+            changed = changed or _differs(new_key, key) or _differs(new_item, item)
+            out[new_key] = new_item
+        return out if changed else value
     if isinstance(value, (list, tuple)):
         items = [_redact_reply(v, known) for v in value]
-        return value if items == list(value) else type(value)(items)
+        if any(_differs(new, old) for new, old in zip(items, value)):
+            return type(value)(items)
+        return value
     return value
+
+
+def _differs(new: Any, old: Any) -> bool:
+    return new is not old and new != old
 
 
 # Log records: summscore's own, and those of the libraries a judge call passes through, are masked

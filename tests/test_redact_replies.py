@@ -1,0 +1,85 @@
+"""Judge replies come back with every key masked, and untouched (the same object) otherwise."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from summscore._redact import WINDOW, _redact_reply, redact_value
+
+_SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", 'ab"cd\\ef"gh\\ij"kl\\mn'})
+_KEY = re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}")
+# Text made of pieces that build keys and parts of the secrets, so that generated replies often
+# hold a key, or a secret whole or in part, inside nested lists and dicts (keys included).
+_PIECES = st.sampled_from(
+    [
+        "sk-",
+        "ABCdef123456789",
+        "_-",
+        "\n",
+        '"',
+        "\\",
+        " ",
+        "ok",
+        "é漢",
+        "gw-Zq81x",
+        "KpL0aa9Ttv3",
+        'ab"cd\\ef',
+        '"gh\\ij"kl\\mn',
+    ]
+)
+_TEXT = st.lists(_PIECES, max_size=8).map("".join)
+_REPLY = st.recursive(
+    _TEXT | st.integers() | st.booleans() | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_TEXT, inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(k) + _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _leaks(text: str, known: frozenset[str]) -> bool:
+    if _KEY.search(text):
+        return True
+    return any(
+        secret[i : i + WINDOW] in text for secret in known for i in range(len(secret) - WINDOW + 1)
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(reply=_REPLY, with_secrets=st.booleans())
+def test_a_reply_keeps_no_key_and_comes_back_itself_when_it_held_none(
+    reply: Any, with_secrets: bool
+) -> None:
+    known = _SECRETS if with_secrets else frozenset()
+    cleaned = _redact_reply(reply, known)
+    assert not any(_leaks(text, known) for text in _strings(cleaned))
+    if not any(_leaks(text, known) for text in _strings(reply)):
+        assert cleaned is reply
+
+
+def test_a_key_in_a_nested_verdict_is_masked_and_the_rest_kept() -> None:
+    reply = {"verdicts": [{"verdict": "yes", "reason": "as sk-ABCdef1234567890 says"}], "n": 1}
+    assert redact_value(reply) == {
+        "verdicts": [{"verdict": "yes", "reason": "as *** says"}],
+        "n": 1,
+    }
+
+
+def test_a_tuple_stays_a_tuple_when_masked() -> None:
+    assert redact_value(("ok", "sk-ABCdef1234567890")) == ("ok", "***")
