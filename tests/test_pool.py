@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from summscore import SummarizationScorer
-from summscore._pool import ProcessPoolJudge
+from summscore._pool import ProcessPoolJudge, _worker_for
 from summscore.cli import main
 from summscore.judges import LexicalJudge
 
@@ -53,3 +55,25 @@ def test_workers_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_judge_without_run_cannot_be_pooled() -> None:
     with pytest.raises(TypeError, match="cannot be pooled"):
         ProcessPoolJudge(object, 2)
+
+
+def test_every_request_about_one_text_goes_to_the_same_worker() -> None:
+    # The judge memoises its analysis of a text: a source's truths, questions and answers must
+    # meet the worker that has already read it, whatever the task and in every run.
+    turns = itertools.count()
+    source = "The council approved the budget on Tuesday. The mayor signed it."
+    chosen = {
+        _worker_for({"text": source, "n": 5}, 4, turns),
+        _worker_for({"text": source, "questions": ["q?"]}, 4, turns),
+        _worker_for({"text": source, "limit": None}, 4, turns),
+    }
+    assert len(chosen) == 1
+    assert _worker_for({"claims": ["c"], "evidence": source}, 4, turns) == chosen.pop()
+
+
+def test_distinct_texts_spread_over_every_worker_and_textless_requests_take_turns() -> None:
+    turns = itertools.count()
+    counts = Counter(_worker_for({"text": f"source number {i}"}, 3, turns) for i in range(300))
+    assert set(counts) == {0, 1, 2}
+    assert min(counts.values()) > 60  # a stable hash, not all on one worker
+    assert [_worker_for({"inputs": {}}, 3, turns) for _ in range(4)] == [0, 1, 2, 0]

@@ -174,7 +174,8 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
         from ..judges import LexicalJudge
 
         llm = ProcessPoolJudge(LexicalJudge, workers)
-        max_concurrency = max(max_concurrency or 1, 2 * workers)  # keep every worker busy
+        # Enough cases in flight that no worker waits for its next text (each text has one worker).
+        max_concurrency = max(max_concurrency or 1, 4 * workers)
     try:
         return SummarizationScorer(
             llm=llm,
