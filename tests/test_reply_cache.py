@@ -109,3 +109,48 @@ def test_the_cli_cache_option(
     assert main(args) == 0
     assert judge_server.stats.requests == first
     assert "replies from the reply cache" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        "{not json",  # cut off or overwritten on disk
+        '{"input_tokens": 3}',  # no reply in it
+        '{"output": "no json here"}',  # a reply, but not one this task can read
+        '{"output": {"keyphrases": []}, "cost": "free"}',  # a cost that is not a number
+    ],
+)
+def test_a_damaged_entry_is_asked_again_and_replaced(tmp_path: Path, stored: str) -> None:
+    first = SummarizationScorer(
+        llm=ScriptedJudge(ragas_script(8, 7)), prompts="own", reply_cache=tmp_path
+    )
+    expected = first.score(FITNESS_SOURCE, FITNESS_SUMMARY).score
+    with sqlite3.connect(tmp_path / "replies.sqlite") as db:
+        db.execute("UPDATE replies SET reply = ?", (stored,))
+
+    judge = ScriptedJudge(ragas_script(8, 7))
+    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    with pytest.warns(RuntimeWarning, match="damaged entry") as caught:
+        result = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert result.ok and result.score == expected
+    # Asked of the judge once per damaged entry (no repair attempt spent on the cache's copy),
+    # reported once, and counted as no cached call.
+    assert len(judge.requests) == 3 and result.usage.cached_calls == 0
+    assert len([w for w in caught if "damaged entry" in str(w.message)]) == 1
+
+    third = SummarizationScorer(llm=ScriptedJudge({}), prompts="own", reply_cache=tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = third.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert again.score == expected and again.usage.cached_calls == 3  # the entries were replaced
+
+
+def test_a_file_that_is_not_a_cache_is_named_and_left_as_it_is(tmp_path: Path) -> None:
+    not_a_cache = tmp_path / "replies.sqlite"
+    content = b"these are someone's notes, not a database" * 50
+    not_a_cache.write_bytes(content)
+    with pytest.raises(
+        ValueError, match=r"reply_cache: cannot use .*replies\.sqlite.*move it away"
+    ):
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=tmp_path)
+    assert not_a_cache.read_bytes() == content

@@ -121,9 +121,10 @@ class JudgeCaller:
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
             request = JudgeRequest(task, prompt, rendered.schema, inputs)
-            reply = await self._send(log, request)
             try:
-                parsed = parse_reply(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                reply, parsed = await self._answer(
+                    log, task, request, reply_model, last=attempt + 1 == attempts
+                )
             except JudgeOutputError as exc:
                 last_error = exc
                 prompt = base + repair_feedback(str(exc))
@@ -167,9 +168,10 @@ class JudgeCaller:
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
             request = JudgeRequest(task, prompt, rendered.schema, inputs)
-            reply = await self._send(log, request)
             try:
-                parsed = parse_reply(log, task, reply, reply_model, last=attempt + 1 == attempts)
+                reply, parsed = await self._answer(
+                    log, task, request, reply_model, last=attempt + 1 == attempts
+                )
                 self._keep(request, reply)
                 return parsed
             except JudgeOutputError as exc:
@@ -184,13 +186,26 @@ class JudgeCaller:
     def _cache_key(self, request: JudgeRequest) -> str:
         return ReplyCache.key(self._cache_identity, request, self.judge.reads_prompts)
 
-    async def _send(self, log: CallLog, request: JudgeRequest) -> JudgeReply:
+    async def _answer(
+        self, log: CallLog, task: str, request: JudgeRequest, reply_model: type[M], *, last: bool
+    ) -> tuple[JudgeReply, M]:
+        """The reply to ``request`` (from the cache when it holds one) and what it says. A cached
+        reply that cannot be read (damaged on disk, or stored by something else) is not the
+        judge's answer: the judge is asked instead, and that uses up no attempt."""
         if self.cache is not None:
             cached = self.cache.get(self._cache_key(request))
             if cached is not None:
-                self._count_cached(log, cached)
-                return cached
-        return await self._send_to_judge(log, request)
+                try:
+                    parsed = parse_reply(log, task, cached, reply_model, last=last)
+                except JudgeOutputError:
+                    self.cache.report_damaged(
+                        "an entry does not read as this task's reply", returned=True
+                    )
+                else:
+                    self._count_cached(log, cached)
+                    return cached, parsed
+        reply = await self._send_to_judge(log, request)
+        return reply, parse_reply(log, task, reply, reply_model, last=last)
 
     def _keep(self, request: JudgeRequest, reply: JudgeReply) -> None:
         """Cache a reply that was used (parsed and accepted): a failed one is asked again."""

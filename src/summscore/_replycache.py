@@ -67,6 +67,7 @@ class ReplyCache:
         self._broken = False
         self.hits = 0
         self.misses = 0
+        self.damaged = 0  # entries that could not be read back (asked again)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
@@ -77,7 +78,13 @@ class ReplyCache:
             )
             self._db.commit()
         except (OSError, sqlite3.Error) as exc:
-            raise ValueError(f"reply_cache: cannot use {self.path}: {exc}") from None
+            hint = (
+                " (a damaged cache, or not summscore's: move it away to start a new one; it is "
+                "left as it is)"
+                if isinstance(exc, sqlite3.DatabaseError) and self.path.is_file()
+                else ""
+            )
+            raise ValueError(f"reply_cache: cannot use {self.path}: {exc}{hint}") from None
 
     @staticmethod
     def key(identity: str, request: JudgeRequest, reads_prompts: bool) -> str:
@@ -102,17 +109,46 @@ class ReplyCache:
         except sqlite3.Error as exc:
             self._give_up(exc)
             return None
-        if row is None:
+        reply = None if row is None else self._decode(row[0])
+        if reply is None:
             self.misses += 1
             return None
         self.hits += 1
-        data = json.loads(row[0])
-        return JudgeReply(
-            output=data["output"],
-            input_tokens=data.get("input_tokens"),
-            output_tokens=data.get("output_tokens"),
-            cost=data.get("cost"),
-        )
+        return reply
+
+    def _decode(self, stored: Any) -> JudgeReply | None:
+        """The reply stored in an entry, or None for an entry that is not one (damaged on disk,
+        or written by something else): asked again, and replaced when the new reply is kept."""
+        try:
+            data = json.loads(stored)
+            reply = JudgeReply(
+                output=data["output"],
+                input_tokens=_count_or_none(data.get("input_tokens")),
+                output_tokens=_count_or_none(data.get("output_tokens")),
+                cost=_cost_or_none(data.get("cost")),
+            )
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            self.report_damaged(f"{type(exc).__name__} reading an entry")
+            return None
+        return reply
+
+    def report_damaged(self, what: str, *, returned: bool = False) -> None:
+        """Count an entry that could not be used (``returned``: one :meth:`get` gave back, which
+        counted as a hit): its request goes to the judge, and the reply kept replaces the entry.
+        Warned of once per cache."""
+        with self._lock:
+            self.damaged += 1
+            if returned:
+                self.hits -= 1
+                self.misses += 1
+            first = self.damaged == 1
+        if first:
+            warnings.warn(
+                f"the reply cache {self.path} holds a damaged entry ({what}); its request is "
+                "asked of the judge again and the entry replaced (reported once)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
 
     def put(self, key: str, reply: JudgeReply) -> None:
         if self._broken:
@@ -153,6 +189,22 @@ class ReplyCache:
             RuntimeWarning,
             stacklevel=3,
         )
+
+
+def _count_or_none(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"not a token count: {value!r}")
+    return value
+
+
+def _cost_or_none(value: Any) -> float | int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        raise ValueError(f"not a cost: {value!r}")
+    return value
 
 
 @functools.lru_cache(maxsize=64)
