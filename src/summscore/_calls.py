@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
+from ._affinity import current_affinity
 from ._callpolicy import (
     CallLog,
     CallPolicy,
@@ -120,7 +121,9 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            request = JudgeRequest(
+                task, prompt, rendered.schema, inputs, affinity=current_affinity()
+            )
             try:
                 reply, parsed = await self._answer(
                     log, task, request, reply_model, last=attempt + 1 == attempts
@@ -167,7 +170,9 @@ class JudgeCaller:
         last_error: JudgeOutputError | None = None
         attempts = 1 + self.policy.repair_retries
         for attempt in range(attempts):
-            request = JudgeRequest(task, prompt, rendered.schema, inputs)
+            request = JudgeRequest(
+                task, prompt, rendered.schema, inputs, affinity=current_affinity()
+            )
             try:
                 reply, parsed = await self._answer(
                     log, task, request, reply_model, last=attempt + 1 == attempts

@@ -5,11 +5,13 @@ own judge and answers ``run(task, inputs)``. The numbers are the judge's own: a 
 answers the same in any process. The pool starts on first use and its processes are spawned
 (never forked: summscore runs an event loop in a thread, which a fork would copy mid-flight).
 
-Each request goes to the worker its text hashes to (the text a task reads: ``text``, else
-``evidence``), not to whichever worker is free: the judge memoises its analysis of a text, and a
-case asks several questions of the same source, so a source is analysed in one worker instead of
-in each of them (with a shared queue, a pool of two did nearly twice the work of one process
-under the deepeval rule).
+Each request goes to the worker its case's source hashes to (``JudgeRequest.affinity``; else the
+text the task reads), not to whichever worker is free: the judge memoises its analysis of a text
+and of each sentence, and a case asks several questions of its source (the deepeval rule's
+verdicts read the source's own sentences again), so a source is analysed in one worker instead of
+in each (with a shared queue, a pool of two did nearly twice the work of one process under the
+deepeval rule). A worker with more requests waiting than another (by more than ``_SPILL``) gives
+the next one to the least busy: many summaries of one source still use every worker.
 """
 
 from __future__ import annotations
@@ -40,14 +42,27 @@ def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
     return _worker_judge.run(task, inputs)
 
 
-def _worker_for(inputs: Mapping[str, Any], workers: int, turns: itertools.count[int]) -> int:
-    """The worker that holds the analysis of the text ``inputs`` are about (a stable hash of it:
-    the same text goes to the same worker in every run), or the next in turn without one."""
-    for field in ("text", "evidence"):
-        text = inputs.get(field)
+# How many more requests than the least busy worker the preferred one may have waiting before the
+# next request goes elsewhere (enough that a handful of cases keep to their worker).
+_SPILL = 2
+
+
+def preferred_worker(request: JudgeRequest, workers: int, turns: itertools.count[int]) -> int:
+    """The worker that holds the analysis of the source ``request`` is about (a stable hash of the
+    case's source, else of the text the task reads: the same text goes to the same worker in
+    every run), or the next in turn for a request with neither."""
+    candidates = (request.affinity, request.inputs.get("text"), request.inputs.get("evidence"))
+    for text in candidates:
         if isinstance(text, str) and text:
             return zlib.crc32(text.encode("utf-8", "surrogatepass")) % workers
     return next(turns) % workers
+
+
+def choose_worker(preferred: int, waiting: list[int]) -> int:
+    """``preferred`` unless it has more than ``_SPILL`` requests more waiting than the least busy
+    worker; then the least busy (the lowest-numbered of equals)."""
+    least = min(range(len(waiting)), key=waiting.__getitem__)
+    return preferred if waiting[preferred] - waiting[least] <= _SPILL else least
 
 
 class ProcessPoolJudge:
@@ -73,8 +88,10 @@ class ProcessPoolJudge:
         self._pools: list[concurrent.futures.ProcessPoolExecutor] = []
         self._lock = threading.Lock()
         self._next = itertools.count()  # requests without a text take turns
+        self._waiting: list[int] = []  # requests sent to each worker and not yet answered
+        self.answered: list[int] = [0] * workers  # requests each worker answered
 
-    def _executor(self, inputs: Mapping[str, Any]) -> concurrent.futures.ProcessPoolExecutor:
+    def _start(self) -> list[concurrent.futures.ProcessPoolExecutor]:
         with self._lock:
             if not self._pools:
                 context = multiprocessing.get_context("spawn")
@@ -90,15 +107,23 @@ class ProcessPoolJudge:
                 # Stop the workers when this judge is dropped, not only at exit.
                 for pool in self._pools:
                     weakref.finalize(self, pool.shutdown, wait=False, cancel_futures=True)
-            pools = self._pools
-        return pools[_worker_for(inputs, len(pools), self._next)]
+                self._waiting = [0] * self.workers
+            return self._pools
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
-        loop = asyncio.get_running_loop()
-        inputs = dict(request.inputs)
-        output = await loop.run_in_executor(
-            self._executor(inputs), _run_in_worker, request.task, inputs
-        )
+        pools = self._start()
+        with self._lock:
+            worker = choose_worker(preferred_worker(request, len(pools), self._next), self._waiting)
+            self._waiting[worker] += 1
+        try:
+            output = await asyncio.get_running_loop().run_in_executor(
+                pools[worker], _run_in_worker, request.task, dict(request.inputs)
+            )
+        finally:
+            with self._lock:
+                self._waiting[worker] -= 1
+        with self._lock:
+            self.answered[worker] += 1
         return JudgeReply(output=output)
 
     def close(self) -> None:

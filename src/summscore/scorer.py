@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
 from typing import Any, Protocol, cast
 
+from ._affinity import case_affinity
 from ._cache import SourceCache
 from ._calls import CallLog, JudgeCaller
 from ._inputs import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_source, check_summary
@@ -219,6 +220,12 @@ class SummarizationScorer:
         check_judge_fits(self.judge, text, field=fields.source)
         checked_summary = check_summary(summary, fields)
         questions = check_questions(assessment_questions, fields)
+        with case_affinity(text):  # one source's requests may be kept together (see _affinity)
+            return await self._ascore_checked(text, checked_summary, questions)
+
+    async def _ascore_checked(
+        self, text: str, checked_summary: str, questions: tuple[str, ...] | None
+    ) -> SummaryResult:
         prompts = self._prompt_set()
         log = CallLog()
 

@@ -30,12 +30,17 @@ class JudgeRequest:
     verdicts        claims, evidence, vocabulary (("yes","no","borderline") or ("yes","no","unsure"))
     reason          preset, score and the evidence lists of the preset
     ==============  =================================================================
+
+    ``affinity`` is the source text of the case the request belongs to (None outside a case): a
+    hint for judges that spread requests over processes, which may send one source's requests to
+    one process. It is never part of what is asked.
     """
 
     task: str
     prompt: str
     schema: type[BaseModel]
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    affinity: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
