@@ -12,6 +12,7 @@ from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
 from summscore.judges.lexical._anchors import names
 from summscore.judges.lexical._graded import claim_support, source_grams
+from summscore.judges.lexical._text import split_sentences
 from summscore.judges.lexical._words import content_tokens
 
 RUSSIAN = (
@@ -206,3 +207,24 @@ def test_mixed_script_text_checks_each_script() -> None:
     assert good["verdict"] == "yes" and english["verdict"] == "yes"
     assert year["verdict"] == "no" and "2021" in str(year["reason"])
     assert rival["verdict"] == "no" and "samsung" in str(rival["reason"])
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        (HINDI, 2),  # the danda
+        ("पहला श्लोक॥ दूसरा श्लोक॥", 2),  # the double danda
+        ("هل افتتح المصنع؟ نعم افتتح.", 2),  # the Arabic question mark
+        ("کمپنی نے کارخانہ کھولا۔ ڈائریکٹر نے بات کی۔", 2),  # the Urdu full stop
+        ("Ընկերությունը բացեց գործարան։ Տնօրենը խոսեց։", 2),  # the Armenian full stop
+    ],
+)
+def test_each_script_s_full_stop_ends_a_sentence(text: str, count: int) -> None:
+    assert len(split_sentences(text)) == count
+
+
+def test_a_wrong_number_in_hindi_quotes_only_its_own_sentence() -> None:
+    # Before, a Hindi text was one sentence, so the "no" quoted the whole source.
+    wrong = _verdicts(HINDI, ["बजट में शिक्षा के लिए 7 अरब रुपये हैं।"])[0]
+    assert wrong["verdict"] == "no"
+    assert "सोमवार" not in str(wrong["reason"]) and "5 अरब" in str(wrong["reason"])
