@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from ._words import OTHER_WORD, normalize
+from ._words import CJK, OTHER_WORD, normalize
 
 __all__ = ["UNCONFIRMED", "claim_support", "source_grams"]
 
@@ -31,8 +31,7 @@ __all__ = ["UNCONFIRMED", "claim_support", "source_grams"]
 # contradict it (chosen on the validation cuts of the development sets; see the README).
 UNCONFIRMED = 0.8
 _LONGEST = 3
-_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_UNIT = re.compile(f"[0-9a-z\u00c0-\u024f]+|[{_CJK}]|{OTHER_WORD}")
+_UNIT = re.compile(f"[0-9a-z\u00c0-\u024f]+|[{CJK}]|{OTHER_WORD}")
 
 
 class Grams(NamedTuple):

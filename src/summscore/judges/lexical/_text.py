@@ -22,7 +22,7 @@ from typing import Any
 from ._anchors import names, quantities
 from ._index import POSTING_LIMIT, TokenIndex
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
-from ._words import OTHER_WORD, content_tokens, has_cjk, lowercase_words, normalize
+from ._words import CJK, OTHER_WORD, content_tokens, has_cjk, lowercase_words, normalize
 
 __all__ = [
     "MEMO_LIMIT",
@@ -36,9 +36,8 @@ __all__ = [
     "split_sentences",
 ]
 
-_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _POSITION_WORD = re.compile(
-    f"\\d+(?:[.,]\\d+)*%?|[A-Za-z\u00c0-\u024f0-9'\u2019]+|[{_CJK}]|[,.;:!?。，；：！？、]|{OTHER_WORD}"
+    f"\\d+(?:[.,]\\d+)*%?|[A-Za-z\u00c0-\u024f0-9'\u2019]+|[{CJK}]|[,.;:!?。，；：！？、]|{OTHER_WORD}"
 )
 
 # --------------------------------------------------------------------------------- sentences

@@ -26,8 +26,9 @@ __all__ = [
     "stem",
 ]
 
-_CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
+# The Chinese, Japanese and Korean characters (a regex class body; the one definition).
+CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_CJK_RUN = re.compile(f"[{CJK}]+")
 # Combining marks that other scripts write inside a word (Greek and Cyrillic accents, Hebrew
 # points, Arabic harakat, the vowel signs of the Indic scripts, Thai, Lao, Myanmar and Khmer,
 # whose blocks are taken whole but for the danda and digits, and the zero-width joiners).
@@ -43,7 +44,7 @@ OTHER_WORD = f"{OTHER_LETTER}+(?:['\u2019\\-]{OTHER_LETTER}+)*"
 _TOKEN = re.compile(
     r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff][A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f'\u2019\-]*"
     r"|\d+(?:[.,]\d+)*"
-    f"|[{_CJK}]+"
+    f"|[{CJK}]+"
     f"|{OTHER_WORD}"
 )
 
