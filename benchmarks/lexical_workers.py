@@ -47,7 +47,8 @@ def main() -> None:
     single = args.rows / (time.perf_counter() - start)
 
     judge = ProcessPoolJudge(LexicalJudge, args.workers)
-    scorer = SummarizationScorer(judge, preset=args.preset, max_concurrency=2 * args.workers)
+    # As `summscore score --workers N` does: 4 cases per worker in flight.
+    scorer = SummarizationScorer(judge, preset=args.preset, max_concurrency=4 * args.workers)
     scorer.score_many(work[: args.workers * 2], progress=False)  # start the workers, untimed
     scorer.clear_cache()
     start = time.perf_counter()
