@@ -154,3 +154,27 @@ def test_a_file_that_is_not_a_cache_is_named_and_left_as_it_is(tmp_path: Path) -
     ):
         SummarizationScorer(llm=ScriptedJudge({}), reply_cache=tmp_path)
     assert not_a_cache.read_bytes() == content
+
+
+class _StructuredCutOff(ScriptedJudge):
+    """A judge keyed by its inputs (no prompt), whose answers reply is cut off mid-JSON."""
+
+    reads_prompts = False
+
+
+def test_a_cut_off_reply_kept_on_the_last_attempt_is_reused_as_it_was_kept(
+    tmp_path: Path,
+) -> None:
+    script = ragas_script(8, 7)
+    script["answers"] = '{"answers": ["1", "1", "1", "1", "1", "1", "1", "0"'
+    first = SummarizationScorer(llm=_StructuredCutOff(script), prompts="own", reply_cache=tmp_path)
+    kept = first.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert any("cut off" in w for w in kept.warnings)
+
+    judge = _StructuredCutOff({})
+    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not reported as a damaged entry
+        result = again.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert judge.requests == [] and result.score == kept.score
+    assert any("cut off" in w for w in result.warnings)

@@ -200,8 +200,8 @@ class JudgeCaller:
         if self.cache is not None:
             cached = self.cache.get(self._cache_key(request))
             if cached is not None:
-                try:
-                    parsed = parse_reply(log, task, cached, reply_model, last=last)
+                try:  # read as when it was kept (a reply cut off is kept only on a last attempt)
+                    parsed = parse_reply(log, task, cached, reply_model, last=True)
                 except JudgeOutputError:
                     self.cache.report_damaged(
                         "an entry does not read as this task's reply", returned=True
