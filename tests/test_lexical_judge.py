@@ -67,7 +67,10 @@ def test_a_verbatim_copy_loses_on_conciseness_under_the_ragas_rule() -> None:
     assert summarised.score > copied.score
 
 
-def test_the_misattributed_founder_of_the_mastra_docs_is_caught() -> None:
+def test_the_misattributed_founder_of_the_mastra_docs_is_doubted_with_its_evidence() -> None:
+    # Which name goes with which fact is a structural reading that is wrong as often as not on
+    # the development sets (aliases, coreference), so it is a doubt, not a "no"; the claim is
+    # not confirmed and the reason still names the founder the source gives.
     wrong, right = case("news-tesla-misattributed"), case("news-tesla-faithful")
     verdicts = LexicalJudge().run(
         "verdicts",
@@ -77,8 +80,9 @@ def test_the_misattributed_founder_of_the_mastra_docs_is_caught() -> None:
             "vocabulary": ("yes", "no", "unsure"),
         },
     )["verdicts"]
-    assert [v["verdict"] for v in verdicts] == ["no", "yes"]
+    assert [v["verdict"] for v in verdicts] == ["unsure", "yes"]
     assert "martin eberhard" in verdicts[0]["reason"]
+    assert verdicts[0]["support"] < verdicts[1]["support"]
 
 
 @pytest.mark.parametrize(
@@ -163,7 +167,8 @@ def _verdict(claim: str, source: str) -> str:
     ("claim", "verdict"),
     [
         ("The Japanese economy shrank by an annualised 2.1% between July and September.", "yes"),
-        ("The Chinese economy shrank by an annualised 2.1% between July and September.", "no"),
+        # (a country the source ties to another fact: a doubt, see the misattribution test)
+        ("The Chinese economy shrank by an annualised 2.1% between July and September.", "unknown"),
         ("Exports to the Chinese market fell.", "yes"),
         ("American officials welcomed the figures.", "yes"),
         ("British officials welcomed the figures.", "no"),
@@ -183,7 +188,8 @@ def test_countries_match_their_adjectives_and_short_names(claim: str, verdict: s
         ("Aston Villa lost 3-2 to Manchester City.", "yes"),  # the other side of "beat"
         ("Manchester City lost 3-2 to Aston Villa.", "no"),
         ("Aston Villa were beaten 3-2 by Manchester City.", "yes"),
-        ("Aston Villa fought back from two goals down to beat Manchester City 3-2.", "no"),
+        # reversed roles around "beat": a doubt, not a "no" (see docs/lexical-judge.md)
+        ("Aston Villa fought back from two goals down to beat Manchester City 3-2.", "unknown"),
     ],
 )
 def test_opposite_words_and_swapped_roles(claim: str, verdict: str) -> None:

@@ -83,6 +83,7 @@ def _unit_after(text: str, end: int) -> str:
 
 
 _DIGIT = re.compile(r"\d")
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _NUMBER_WORDS = frozenset(WORD_NUMBERS)
 
@@ -108,6 +109,12 @@ def quantities(text: str) -> list[Anchor]:
             continue
         money = currency is not None or _CURRENCY_WORDS.match(text, end) is not None
         plain = not scale and not money
+        ordinal = _ORDINAL.match(text, m.end()) if plain else None
+        if ordinal:
+            # "the 70th anniversary" ranks, it does not count: no rival of "two stations"
+            written = text[m.start() : ordinal.end()]
+            found.append(Anchor(format_number(value), "ordinal", m.start(), written))
+            continue
         is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in m.group(0)
         kind = "year" if is_year else "amount"
         unit = "" if is_year else "money" if money else _unit_after(text, end)

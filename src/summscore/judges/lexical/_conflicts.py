@@ -334,21 +334,25 @@ def _contradiction(
     if recall(statement, best) >= 0.5:
         swapped = _reversed_roles(statement, best)
         if swapped:
-            return (
+            doubt = Doubt(
                 f"the source has {swapped[0]} and {swapped[1]} the other way round: "
                 f'"{clip(best.text)}"'
             )
         detached = _detached(statement, best)
-        if detached:
+        if detached and doubt is None:
             a, b, c = detached
             doubt = Doubt(f'the source puts {b} with {c}, not with {a}: "{clip(best.text)}"')
         amounts = _swapped_amounts(statement, best) if local else None
-        if amounts:
-            return f'the source says this of {amounts[1]}, not of {amounts[0]}: "{clip(best.text)}"'
-    misattributed = _misattributed(statement, doc) if local else None
+        if amounts and doubt is None:
+            doubt = Doubt(
+                f'the source says this of {amounts[1]}, not of {amounts[0]}: "{clip(best.text)}"'
+            )
+    misattributed = _misattributed(statement, doc) if local and doubt is None else None
     if misattributed:
         entity, rivals, where = misattributed
-        return f'the source connects this with {", ".join(rivals)}, not {entity}: "{clip(where)}"'
+        doubt = Doubt(
+            f'the source connects this with {", ".join(rivals)}, not {entity}: "{clip(where)}"'
+        )
     if not local or recall(statement, best) < 0.5:
         return doubt
     # Polarity is compared with the part of the passage that says the same thing, so that a

@@ -28,6 +28,9 @@ class Verdict:
     level: str
     reason: str | None = None
     confidence: float = 0.5
+    # Unknown because the statement names something (a name, a number) the text never gives:
+    # the commonest sign of an invented detail, so such a claim keeps less of its support.
+    absent: bool = False
 
 
 # ---------------------------------------------------------------------------------- verdicts
@@ -63,7 +66,7 @@ def judge_claim(statement: Span, doc: Doc) -> Verdict:
         return Verdict(CONTRADICTED, contradiction, 0.9)
     absent = sorted(a for a in statement.anchors if not anchor_in_doc(a, statement, doc))
     if absent:
-        return Verdict(UNKNOWN, f"the source does not mention {', '.join(absent)}", 0.8)
+        return Verdict(UNKNOWN, f"the source does not mention {', '.join(absent)}", 0.8, True)
     best = ranked(statement, doc, top=1)[0]
     best_recall = recall(statement, best)
     anchored = bool(statement.anchors) and all(

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._graded import UNCONFIRMED, claim_support, source_grams
+from ._graded import ABSENT, UNCONFIRMED, claim_support, source_grams
 from ._lexicon import COMMON_STARTS, STOPWORDS
 from ._repair import unglued, without_placeholders
 from ._support import CONTRADICTED, SUPPORTED, UNKNOWN, Verdict, judge_claim, judge_question
@@ -273,9 +273,16 @@ def assess_claims(
         if verdict.reason:
             item["reason"] = verdict.reason
         share = 0.0 if verdict.level == CONTRADICTED else claim_support(claim, grams)
-        item["support"] = round(share * (1.0 if verdict.level == SUPPORTED else UNCONFIRMED), 4)
+        item["support"] = round(share * _kept(verdict), 4)
         out.append((item, verdict.confidence))
     return out
+
+
+def _kept(verdict: Verdict) -> float:
+    """The share of its graded support a claim keeps under ``verdict`` (see :mod:`._graded`)."""
+    if verdict.level == SUPPORTED:
+        return 1.0
+    return ABSENT if verdict.absent else UNCONFIRMED
 
 
 def _judge_claim(claim: str, doc: Doc, common: frozenset[str]) -> Verdict:

