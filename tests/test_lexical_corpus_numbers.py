@@ -84,3 +84,29 @@ def test_a_claim_naming_what_the_source_never_gives_keeps_half_its_support() -> 
     assert named["support"] == round(claim_support(invented, grams) * ABSENT, 4)
     assert unsupported["support"] == round(claim_support(weak, grams) * UNCONFIRMED, 4)
     assert ABSENT < UNCONFIRMED
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("The Â£1.3bn Swansea tidal lagoon", "The £1.3bn Swansea tidal lagoon"),
+        ("I donâ€™t know", "I don't know"),
+        ("cafÃ© culture", "café culture"),
+        ("â€œquotedâ€\x9d", "“quoted”"),
+        ("naïve Ärger, château", "naïve Ärger, château"),  # real accents stay
+    ],
+)
+def test_utf8_read_as_windows_1252_is_read_back(written: str, read: str) -> None:
+    assert normalize(written) == read
+
+
+def test_a_mangled_pound_sign_is_money() -> None:
+    # XSum and CNN/DM as research corpora ship them write "£" as "#".
+    for written in ("more than # 1m was spent", "a #10.25m loan"):
+        (amount,) = quantities(written)
+        assert amount.unit == "money"
+    (rank,) = quantities("the #1 hit")
+    assert rank.unit != "money"
+    source = "Wandsworth Council paid the lettings agency £1m and 40 staff moved in 2014."
+    (verdict,) = _verdicts(["The agency was paid # 1m by the council in 2014."], source)
+    assert verdict["verdict"] == "yes"

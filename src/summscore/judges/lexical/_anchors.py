@@ -88,6 +88,15 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _NUMBER_WORDS = frozenset(WORD_NUMBERS)
 
 
+def _mangled_pound(text: str, start: int, scaled: bool) -> bool:
+    """XSum and CNN/DM as research corpora ship write the pound sign as "#" ("# 1m", "#10.25m"):
+    money where the "#" stands apart from the digits, as a tokeniser sets it, or the amount has
+    a scale ("the #1 hit" is a rank)."""
+    if start == 0 or "#" not in text:
+        return False
+    return text[max(start - 2, 0) : start] == "# " or (scaled and text[start - 1] == "#")
+
+
 def quantities(text: str) -> list[Anchor]:
     """Numbers in ``text`` with their kind and unit, in order of appearance."""
     found: list[Anchor] = []
@@ -107,7 +116,11 @@ def quantities(text: str) -> list[Anchor]:
         if after and after.group("pct"):
             found.append(Anchor(format_number(value) + "%", "percent", m.start(), surface, "%"))
             continue
-        money = currency is not None or _CURRENCY_WORDS.match(text, end) is not None
+        money = (
+            currency is not None
+            or _CURRENCY_WORDS.match(text, end) is not None
+            or _mangled_pound(text, m.start(), bool(scale))
+        )
         plain = not scale and not money
         ordinal = _ORDINAL.match(text, m.end()) if plain else None
         if ordinal:
