@@ -276,8 +276,13 @@ _LOWER_WORD = re.compile(
     r"|(?<![\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])"
     r"[\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f][\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f\u0300-\u036f'\-]+"
 )
+# Its first alternative, for ASCII text (where the second cannot match), with the look-behind
+# after the first letter: the search skips to lower-case letters instead of trying every
+# position (twice as fast on a whole source).
+_LOWER_ASCII_WORD = re.compile(r"[a-z](?<![A-Za-z][a-z])[a-z'\-]+")
 
 
 def lowercase_words(text: str) -> frozenset[str]:
     """Words ``text`` writes in lower case: evidence that a capitalised form is no name."""
-    return frozenset(_LOWER_WORD.findall(text))
+    pattern = _LOWER_ASCII_WORD if text.isascii() else _LOWER_WORD
+    return frozenset(pattern.findall(text))
