@@ -42,3 +42,17 @@ def test_fragments_are_cut_as_the_name_pattern_would(text: str) -> None:
     protected = _NAME_AND.sub(lambda m: f"{m.group(1)}\x00{m.group(2)}\x00", text)
     expected = [p.replace("\x00", " ") for p in _FRAGMENT_SPLIT.split(protected) if p.strip()]
     assert split_fragments(text) == expected
+
+
+_ASCII = st.text(st.sampled_from(list("aZ09'-_.,;:!?% \n$()\"")), max_size=30)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_ASCII)
+def test_the_ascii_patterns_find_what_the_general_ones_find(text: str) -> None:
+    from summscore.judges.lexical import _graded, _text
+
+    assert _words._ASCII_TOKEN.findall(text) == _words._TOKEN.findall(text)
+    assert _text._ASCII_POSITION_WORD.findall(text) == _text._POSITION_WORD.findall(text)
+    lowered = text.lower()
+    assert _graded._ASCII_UNIT.findall(lowered) == _graded._UNIT.findall(lowered)

@@ -39,6 +39,13 @@ __all__ = [
 _POSITION_WORD = re.compile(
     f"\\d+(?:[.,]\\d+)*%?|[A-Za-z\u00c0-\u024f0-9'\u2019]+|[{CJK}]|[,.;:!?。，；：！？、]|{OTHER_WORD}"
 )
+# _POSITION_WORD for ASCII text (the same words: the other alternatives need other scripts).
+_ASCII_POSITION_WORD = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z0-9']+|[,.;:!?]")
+
+
+def _position_words(text: str) -> re.Pattern[str]:
+    return _ASCII_POSITION_WORD if text.isascii() else _POSITION_WORD
+
 
 # --------------------------------------------------------------------------------- sentences
 
@@ -206,7 +213,7 @@ class Span:
             return (*first.words, "|", *second.words)  # "|": the sentence boundary
         lowered = self.text.lower()
         if len(lowered) == len(self.text):  # lower-casing kept every offset: one C-level pass
-            return tuple(_POSITION_WORD.findall(lowered))
+            return tuple(_position_words(lowered).findall(lowered))
         return tuple(m.group(0).lower() for m in _POSITION_WORD.finditer(self.text))
 
     @cached_property
@@ -219,7 +226,7 @@ class Span:
             for key, where in second.positions.items():
                 joined[key] = joined.get(key, ()) + tuple(i + shift for i in where)
             return {k: v for k, v in joined.items() if k in anchors}
-        starts = [m.start() for m in _POSITION_WORD.finditer(self.text)]
+        starts = [m.start() for m in _position_words(self.text).finditer(self.text)]
         found: dict[str, list[int]] = {}
         for key, offset in self.starts:
             if key in anchors:

@@ -47,6 +47,9 @@ _TOKEN = re.compile(
     f"|[{CJK}]+"
     f"|{OTHER_WORD}"
 )
+# _TOKEN for ASCII text, where its CJK and other-script alternatives cannot match: the search
+# does not try them at every space and mark (a third faster).
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,]\d+)*")
 
 
 def has_cjk(text: str) -> bool:
@@ -205,7 +208,8 @@ def _cjk_tokens(run: str) -> list[str]:
 def content_tokens(text: str, *, question: bool = False) -> list[str]:
     """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
     if text.isascii():  # words and numbers only: one memoised look-up each, all in C
-        return list(filter(None, map(_piece_token, _TOKEN.findall(text), repeat(question))))
+        pieces = _ASCII_TOKEN.findall(text)
+        return list(filter(None, map(_piece_token, pieces, repeat(question))))
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
