@@ -238,7 +238,9 @@ _NAME_AND = re.compile(r"(\b[A-Z][\w'-]*)\s+(and|&)\s+(?=[A-Z])")
 
 def split_fragments(text: str) -> list[str]:
     """Cut at commas, semicolons and conjunctions, but not inside "Food and Drug Administration"."""
-    protected = _NAME_AND.sub(lambda m: f"{m.group(1)}\x00{m.group(2)}\x00", text)
+    protected = text
+    if "and" in text or "&" in text:  # (what _NAME_AND needs: its search has no first character)
+        protected = _NAME_AND.sub(lambda m: f"{m.group(1)}\x00{m.group(2)}\x00", text)
     return [p.replace("\x00", " ") for p in _FRAGMENT_SPLIT.split(protected) if p.strip()]
 
 

@@ -39,6 +39,13 @@ __all__ = [
 _POSITION_WORD = re.compile(
     f"\\d+(?:[.,]\\d+)*%?|[A-Za-z\u00c0-\u024f0-9'\u2019]+|[{CJK}]|[,.;:!?。，；：！？、]|{OTHER_WORD}"
 )
+# _POSITION_WORD for ASCII text (the same words: the other alternatives need other scripts).
+_ASCII_POSITION_WORD = re.compile(r"\d+(?:[.,]\d+)*%?|[A-Za-z0-9']+|[,.;:!?]")
+
+
+def _position_words(text: str) -> re.Pattern[str]:
+    return _ASCII_POSITION_WORD if text.isascii() else _POSITION_WORD
+
 
 # --------------------------------------------------------------------------------- sentences
 
@@ -102,9 +109,23 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
+# What each alternative of _CLAUSE_SPLIT needs in the sentence ("although" holds "though"): a
+# sentence with none of them is one clause, found without the search (slow: it has no first
+# character to skip to, and most sentences have no clause break).
+_CLAUSE_MARKS = (";", "；", ":", "but", "whereas", "、しかし", "，但", "，而")
+_AFTER_COMMA = ("and", "while", "though", "yet")
+
+
+def _may_split(sentence: str) -> bool:
+    return any(mark in sentence for mark in _CLAUSE_MARKS) or (
+        "," in sentence and any(word in sentence for word in _AFTER_COMMA)
+    )
+
+
 def split_clauses(sentence: str, min_tokens: int = 3) -> list[str]:
     """Split a long sentence into self-standing clauses; short fragments stay attached."""
-    parts = [p.strip(" ,;") for p in _CLAUSE_SPLIT.split(sentence)]
+    pieces = _CLAUSE_SPLIT.split(sentence) if _may_split(sentence) else [sentence]
+    parts = [p.strip(" ,;") for p in pieces]
     clauses: list[str] = []
     for part in parts:
         if not part:
@@ -198,7 +219,7 @@ class Span:
             return (*first.words, "|", *second.words)  # "|": the sentence boundary
         lowered = self.text.lower()
         if len(lowered) == len(self.text):  # lower-casing kept every offset: one C-level pass
-            return tuple(_POSITION_WORD.findall(lowered))
+            return tuple(_position_words(lowered).findall(lowered))
         return tuple(m.group(0).lower() for m in _POSITION_WORD.finditer(self.text))
 
     @cached_property
@@ -211,7 +232,7 @@ class Span:
             for key, where in second.positions.items():
                 joined[key] = joined.get(key, ()) + tuple(i + shift for i in where)
             return {k: v for k, v in joined.items() if k in anchors}
-        starts = [m.start() for m in _POSITION_WORD.finditer(self.text)]
+        starts = [m.start() for m in _position_words(self.text).finditer(self.text)]
         found: dict[str, list[int]] = {}
         for key, offset in self.starts:
             if key in anchors:

