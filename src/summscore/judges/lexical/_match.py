@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ._lexicon import DEMONYMS
 from ._text import MEMO_LIMIT, Doc, Span, make_span
-from ._words import stem
+from ._words import content_tokens, normalize, stem
 
 __all__ = [
     "abbreviated",
@@ -18,6 +18,7 @@ __all__ = [
     "contains_phrase",
     "fragments",
     "matches_any",
+    "name_tokens",
     "names_match",
     "pieces",
     "ranked",
@@ -153,6 +154,13 @@ def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""
     return key in names or any(names_match(key, other) for other in names)
+
+
+@lru_cache(maxsize=4096)
+def name_tokens(key: str) -> frozenset[str]:
+    """The content tokens of a name key: the ``token_set`` of its span, without the analysis of
+    anchors a span makes (memoised: a name meets every statement that names it)."""
+    return frozenset(content_tokens(normalize(key)))
 
 
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:
