@@ -191,7 +191,8 @@ class Span:
 
     ``positions`` maps each anchor key to the word indexes where it starts, and ``words`` are the
     lower-cased words (CJK characters one by one), for checks of order and proximity. Both are
-    worked out on first use: most spans are only ever compared by their tokens.
+    worked out on first use, and so is ``negated``: most spans are only ever compared by their
+    tokens.
     """
 
     text: str
@@ -200,7 +201,6 @@ class Span:
     numbers: frozenset[str]
     kinds: dict[str, str]
     entities: frozenset[str]
-    negated: bool
     common: frozenset[str] = field(default=frozenset(), repr=False)
     units: dict[str, str] = field(default_factory=dict)
     tentative: frozenset[str] = frozenset()
@@ -211,6 +211,13 @@ class Span:
     @property
     def anchors(self) -> frozenset[str]:
         return self.numbers | self.entities
+
+    @cached_property
+    def negated(self) -> bool:
+        if self.parts is not None:
+            first, second = self.parts
+            return first.negated or second.negated
+        return is_negated(self.text)
 
     @cached_property
     def words(self) -> tuple[str, ...]:
@@ -314,7 +321,6 @@ def _make_span(text: str, question: bool) -> Span:
         numbers=frozenset(map(_KEY, numbers)) if numbers else _EMPTY,
         kinds=dict(map(_KEY_KIND, itertools.chain(entities, numbers))),
         entities=frozenset(map(_KEY, entities)) if entities else _EMPTY,
-        negated=is_negated(text),
         units={a.key: a.unit for a in numbers if a.unit},
         tentative=frozenset([a.key for a in entities if a.tentative]) if entities else _EMPTY,
         surfaces=tuple(map(_KEY_SURFACE, sorted(anchors, key=_START))),
@@ -418,7 +424,6 @@ def _join(a: Span, b: Span) -> Span:
         numbers=a.numbers | b.numbers,
         kinds={**b.kinds, **a.kinds},
         entities=a.entities | b.entities,
-        negated=a.negated or b.negated,
         common=a.common,
         units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
