@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
-from ._anchors import names, quantities
+from ._anchors import Anchor, names, quantities
 from ._index import POSTING_LIMIT, TokenIndex
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
 from ._words import CJK, OTHER_WORD, content_tokens, has_cjk, lowercase_words, normalize
@@ -199,18 +199,55 @@ class Span:
     tokens: tuple[str, ...]
     token_set: frozenset[str]
     numbers: frozenset[str]
-    kinds: dict[str, str]
     entities: frozenset[str]
     common: frozenset[str] = field(default=frozenset(), repr=False)
-    units: dict[str, str] = field(default_factory=dict)
     tentative: frozenset[str] = frozenset()
-    surfaces: tuple[tuple[str, str], ...] = ()  # (key, as written) in order of appearance
-    starts: tuple[tuple[str, int], ...] = ()  # (anchor key, character offset)
     parts: tuple[Span, Span] | None = field(default=None, repr=False)  # a window of two spans
+    # The anchors as found (see :mod:`._anchors`), read by the properties below, and the
+    # tentative names the context took for no names (see :func:`make_span`).
+    number_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
+    name_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
+    dropped: frozenset[str] = field(default=frozenset(), repr=False)
 
     @property
     def anchors(self) -> frozenset[str]:
         return self.numbers | self.entities
+
+    # Kinds, units, surfaces and starts are worked out on first use: most spans are only ever
+    # compared by their tokens and anchor keys.
+    @cached_property
+    def kinds(self) -> dict[str, str]:
+        """Anchor key -> "name", "year", "percent", ..."""
+        if self.parts is not None:
+            first, second = self.parts
+            return {**second.kinds, **first.kinds}
+        kinds = dict(map(_KEY_KIND, itertools.chain(self.name_anchors, self.number_anchors)))
+        dropped = self.dropped
+        return {k: v for k, v in kinds.items() if k not in dropped} if dropped else kinds
+
+    @cached_property
+    def units(self) -> dict[str, str]:
+        """Number key -> what it counts ("child", "money", "%"), where known."""
+        if self.parts is not None:
+            first, second = self.parts
+            return {**second.units, **first.units}
+        return {a.key: a.unit for a in self.number_anchors if a.unit}
+
+    @cached_property
+    def surfaces(self) -> tuple[tuple[str, str], ...]:
+        """(key, as written) in order of appearance."""
+        if self.parts is not None:
+            return ()
+        found = sorted([*self.number_anchors, *self.name_anchors], key=_START)
+        dropped = self.dropped
+        return tuple(map(_KEY_SURFACE, (a for a in found if a.key not in dropped)))
+
+    @cached_property
+    def starts(self) -> tuple[tuple[str, int], ...]:
+        """(anchor key, character offset)."""
+        if self.parts is not None:
+            return ()
+        return tuple(map(_KEY_START, [*self.number_anchors, *self.name_anchors]))
 
     @cached_property
     def negated(self) -> bool:
@@ -268,9 +305,8 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
             span,
             common=common,
             entities=span.entities - dropped,
-            kinds={k: v for k, v in span.kinds.items() if k not in dropped},
             tentative=span.tentative - dropped,
-            surfaces=tuple(item for item in span.surfaces if item[0] not in dropped),
+            dropped=frozenset(dropped),
         )
     return _copy(span, common=common) if common else span
 
@@ -291,7 +327,8 @@ def _copy(span: Span, **changes: Any) -> Span:
     fields = new.__dict__
     fields.update(span.__dict__)
     if "entities" in changes:
-        fields.pop("positions", None)
+        for worked_out in ("positions", "kinds", "surfaces"):
+            fields.pop(worked_out, None)
     fields.update(changes)
     return new
 
@@ -313,20 +350,18 @@ def _make_span(text: str, question: bool) -> Span:
     numbers = quantities(text)
     entities = names(text)
     # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
-    anchors = [*numbers, *entities]
     return _new_span(
         text=text,
         tokens=tokens,
         token_set=frozenset(tokens),
         numbers=frozenset(map(_KEY, numbers)) if numbers else _EMPTY,
-        kinds=dict(map(_KEY_KIND, itertools.chain(entities, numbers))),
         entities=frozenset(map(_KEY, entities)) if entities else _EMPTY,
-        units={a.key: a.unit for a in numbers if a.unit},
         tentative=frozenset([a.key for a in entities if a.tentative]) if entities else _EMPTY,
-        surfaces=tuple(map(_KEY_SURFACE, sorted(anchors, key=_START))),
-        starts=tuple(map(_KEY_START, anchors)),
         common=_EMPTY,
         parts=None,
+        number_anchors=tuple(numbers),
+        name_anchors=tuple(entities),
+        dropped=_EMPTY,
     )
 
 
@@ -422,14 +457,13 @@ def _join(a: Span, b: Span) -> Span:
         tokens=a.tokens + b.tokens,
         token_set=a.token_set | b.token_set,
         numbers=a.numbers | b.numbers,
-        kinds={**b.kinds, **a.kinds},
         entities=a.entities | b.entities,
         common=a.common,
-        units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
-        surfaces=(),
-        starts=(),
-        parts=(a, b),  # words and positions are worked out from the parts on first use
+        parts=(a, b),  # words, positions, kinds, ... are worked out from the parts on first use
+        number_anchors=(),
+        name_anchors=(),
+        dropped=_EMPTY,
     )
 
 
