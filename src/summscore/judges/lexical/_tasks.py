@@ -268,7 +268,7 @@ def assess_claims(
     yes, no, unknown = vocabulary
     evidence = unglued(evidence)
     doc = analyze(evidence)
-    grams = source_grams(evidence)
+    grams = source_grams(evidence, doc.lowered)
     common = doc.common | lowercase_words(" ".join(claims))
     out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:
