@@ -49,16 +49,19 @@ def _position_words(text: str) -> re.Pattern[str]:
 
 # --------------------------------------------------------------------------------- sentences
 
-# The lookahead names the characters every alternative starts with, so the search skips to them
-# instead of trying each alternative at every position (four times faster on a long text).
 # Besides Latin and CJK punctuation: the Devanagari danda and double danda (Hindi, Marathi,
 # Nepali, Sanskrit), the Arabic question mark, the Urdu full stop, the Armenian and Ethiopic full
-# stops and the Burmese section mark end a sentence too.
+# stops and the Burmese section mark end a sentence too. The pattern opens with the first
+# character of every alternative (a look-behind then tells which alternative it opened), so the
+# search skips to those characters (twice as fast as trying each alternative at every position).
+# Group 2 (the space) is set where Latin punctuation ends the sentence, group 1 holding the rest
+# of its punctuation and closing quotes.
+_ENDS = "\u0964\u0965\u061f\u06d4\u0589\u1362\u104b"
 _SENTENCE_END = re.compile(
-    r"(?=[.!?。！？\n\u0964\u0965\u061f\u06d4\u0589\u1362\u104b])"
-    r"(?:([.!?]+[\"'”’)\]]*)(\s+)"
-    r"|([。！？!?\u0964\u0965\u061f\u06d4\u0589\u1362\u104b]+[」』”’）)]*)"
-    r"|\n\s*\n|\n(?=\s*[-*•\d]))"
+    f"[.!?。！？\n{_ENDS}]"
+    r"(?:(?<=[.!?])([.!?]*[\"'”’)\]]*)(\s+)"
+    f"|(?<=[。！？!?{_ENDS}])[。！？!?{_ENDS}]*[」』”’）)]*"
+    r"|(?<=\n)\s*\n|(?<=\n)(?=\s*[-*•\d]))"
 )
 
 
@@ -74,9 +77,10 @@ def _split_normalized(text: str) -> list[str]:
     start = 0
     caseless: bool | None = None  # worked out at the first period before a lower-case word
     for m in _SENTENCE_END.finditer(text):
-        if m.group(1):
-            before = text[max(start, m.start(1) - 64) : m.start(1)]  # bounded: no rescans
-            last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.strip() else ""
+        if m.group(2):
+            at = m.start()
+            words = text[max(start, at - 64) : at].rsplit(None, 1)  # bounded: no rescans
+            last_word = words[-1].lower().rstrip(".") if words else ""
             if last_word in ABBREVIATIONS or (len(last_word) == 1 and "a" <= last_word <= "z"):
                 continue
             nxt = text[m.end() : m.end() + 1]
@@ -90,14 +94,14 @@ def _split_normalized(text: str) -> list[str]:
             end = m.end(1)
         else:
             end = m.end()
-        piece = text[start:end].strip()
+        piece = text[start:end].strip().strip(" \n\t-*•")
         if piece:
             sentences.append(piece)
         start = m.end()
-    tail = text[start:].strip()
+    tail = text[start:].strip().strip(" \n\t-*•")
     if tail:
         sentences.append(tail)
-    return [s for s in (s.strip(" \n\t-*•") for s in sentences) if s]
+    return sentences
 
 
 _SUBJECT = r"(?:the|a|an|it|he|she|they|we|i|this|that|these|those|its|his|her|their|our|[A-Z0-9][\w'-]*)\b"
