@@ -241,7 +241,8 @@ def ranked(statement: Span, doc: Doc, top: int = 3) -> list[Span]:
     return doc.best_windows(statement.token_set, top)
 
 
-_NAME_AND = re.compile(r"(\b[A-Z][\w'-]*)\s+(and|&)\s+(?=[A-Z])")
+# ("\bX" written "X(?<!\wX)": the same matches, and the search skips to capitals.)
+_NAME_AND = re.compile(r"([A-Z](?<!\w[A-Z])[\w'-]*)\s+(and|&)\s+(?=[A-Z])")
 
 
 def split_fragments(text: str) -> list[str]:

@@ -312,6 +312,7 @@ def parse_number(raw: str) -> float | None:
     return value if math.isfinite(value) else None  # "1" * 310 is no number a text compares
 
 
+@lru_cache(maxsize=16384)
 def format_number(value: float) -> str:
     if not math.isfinite(value):  # a finite number scaled past the float range
         return "inf" if value > 0 else "-inf" if value < 0 else "nan"
