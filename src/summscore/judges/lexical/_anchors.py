@@ -186,6 +186,9 @@ def _at_sentence_start(text: str, start: int) -> bool:
     return not before or before[-1] in ".!?:;\n。！？"
 
 
+_WORD = itemgetter(1)  # the word of an (offset, word) pair
+
+
 def _name_runs(text: str) -> list[list[tuple[int, str]]]:
     """Runs of capitalised words as lists of (offset, word), cut after a word that ends a
     sentence ("Faso." in "Burkina Faso. The ...") and before a sentence-initial opener."""
@@ -227,14 +230,16 @@ def _marked_as_name(word: str) -> bool:
     return len(word) >= 2 and (word.isupper() or any(ch.isupper() for ch in word[1:]))
 
 
-def _may_be_name(word: str, common: frozenset[str]) -> bool:
+def _may_be_name(word: str, text: str) -> bool:
     """Is a lone capitalised word at the start of a sentence a name? Acronyms and CamelCase
-    are; words the texts also write in lower case, common openers, adverbs and gerunds are not."""
+    are; words the text also writes in lower case, common openers, adverbs and gerunds are not."""
     bare = word.strip(".,'")
     if _marked_as_name(bare):
         return True
     lower = bare.lower()
-    if lower in common or lower in _SENTENCE_OPENERS:
+    # (A word the text writes in lower case is part of it: most names are not, and the text's
+    # lower-case words are only gathered for those that are.)
+    if lower in _SENTENCE_OPENERS or (lower in text and lower in lowercase_words(text)):
         return False
     if "\u0370" <= bare[0] <= "\u04ff":
         return False  # Greek, Cyrillic: no list of openers tells an article ("Ο", "В") from a name
@@ -248,7 +253,6 @@ def names(text: str) -> list[Anchor]:
     depends on the text around (see :func:`make_span`'s ``common``).
     """
     found: list[Anchor] = []
-    own: frozenset[str] | None = None
     for run in _name_runs(text):
         # A sentence-initial "The", "In", "Researchers" is not part of the name that follows.
         while (
@@ -261,16 +265,16 @@ def names(text: str) -> list[Anchor]:
             )
         ):
             run = run[1:]
+        if not run:
+            continue
         tentative = False
         if len(run) == 1 and _at_sentence_start(text, run[0][0]):
-            own = lowercase_words(text) if own is None else own
-            if not _may_be_name(run[0][1], own):
+            if not _may_be_name(run[0][1], text):
                 continue
             tentative = not _marked_as_name(run[0][1].strip(".,'"))
-        for part in _split_of(run):
-            if not part:
-                continue
-            surface = " ".join(w for _, w in part).strip(" .,-'")
+        # (_split_of cuts at an "of" with two words before it and one after.)
+        for part in _split_of(run) if len(run) > 3 else (run,):
+            surface = " ".join(map(_WORD, part)).strip(" .,-'")
             if surface.endswith("'s"):
                 surface = surface[:-2]
             key = surface.lower()
@@ -286,5 +290,5 @@ def names(text: str) -> list[Anchor]:
         if has_cjk(text):
             for m in _LATIN_IN_CJK.finditer(text):
                 found.append(Anchor(m.group(0).lower(), "name", m.start(), m.group(0)))
-    found.sort(key=_START)
+        found.sort(key=_START)  # (the runs of capitalised words come in order)
     return found
