@@ -93,7 +93,10 @@ def _stems(name: str) -> tuple[str, ...]:
 
 def _stems_within(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     n = len(short)
-    return 0 < n <= len(long) and any(long[i : i + n] == short for i in range(len(long) - n + 1))
+    # (A run of ``long`` equal to ``short`` holds its first stem: most names share none.)
+    if not 0 < n <= len(long) or short[0] not in long:
+        return False
+    return n == 1 or any(long[i : i + n] == short for i in range(len(long) - n + 1))
 
 
 def contains_phrase(text: str, phrase: str) -> bool:
