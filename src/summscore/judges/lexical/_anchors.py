@@ -64,6 +64,9 @@ class Anchor(NamedTuple):
 
 
 _START = itemgetter(2)  # an anchor's start, read in C (what anchors are sorted by)
+# ``_new_anchor(Anchor, (key, kind, start, surface, unit, tentative))`` builds an anchor in C
+# (a named tuple's own ``__new__`` is a Python function: a call per anchor of every sentence).
+_new_anchor = tuple.__new__
 
 
 # The counted noun after an amount, past up to two capitalised qualifiers ("11 million Swedish
@@ -74,7 +77,7 @@ _UNIT_CJK = re.compile(r"[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{1,2}")
 
 def _unit_after(text: str, end: int) -> str:
     """The word an amount counts ("children", "homes"; 時, 世帯, メートル), comparable form."""
-    cjk = _UNIT_CJK.match(text, end)
+    cjk = None if text.isascii() else _UNIT_CJK.match(text, end)
     if cjk:
         return cjk.group(0)
     word = _UNIT_WORD.match(text, end)
@@ -104,50 +107,57 @@ def _mangled_pound(text: str, start: int, scaled: bool) -> bool:
 def quantities(text: str) -> list[Anchor]:
     """Numbers in ``text`` with their kind and unit, in order of appearance."""
     found: list[Anchor] = []
-    digits = _DIGIT.search(text) is not None
-    spelled = not _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(text.lower()))
-    for m in _DIGITS.finditer(text) if digits else ():
-        value = parse_number(m.group(0))
+    pound = "#" in text  # (what _mangled_pound needs, looked for once)
+    for m in _DIGITS.finditer(text) if _DIGIT.search(text) is not None else ():
+        digits = m.group(0)
+        value = parse_number(digits)
         if value is None:
             continue
-        currency = _CURRENCY_BEFORE.search(text, max(m.start() - 4, 0), m.start())
-        after = _AFTER_NUMBER.match(text, m.end())
-        end = after.end() if after else m.end()
-        scale = ((after.group("scale") if after else "") or "").lower()
+        start, stop = m.span()
+        currency = _CURRENCY_BEFORE.search(text, max(start - 4, 0), start)
+        after = _AFTER_NUMBER.match(text, stop)
+        assert after is not None  # (all of it is optional: an empty match at worst)
+        end = after.end()
+        scale_word, pct = after.group("scale", "pct")
+        scale = scale_word.lower() if scale_word else ""
         if scale:
             value *= SCALES.get(scale, 1.0)
-        surface = text[currency.start() if currency else m.start() : end].strip()
-        if after and after.group("pct"):
-            found.append(Anchor(format_number(value) + "%", "percent", m.start(), surface, "%"))
+        surface = text[currency.start() if currency else start : end].strip()
+        if pct:
+            key = format_number(value) + "%"
+            found.append(_new_anchor(Anchor, (key, "percent", start, surface, "%", False)))
             continue
         money = (
             currency is not None
             or _CURRENCY_WORDS.match(text, end) is not None
-            or _mangled_pound(text, m.start(), bool(scale))
+            or (pound and _mangled_pound(text, start, bool(scale)))
         )
         plain = not scale and not money
-        ordinal = _ORDINAL.match(text, m.end()) if plain else None
+        ordinal = _ORDINAL.match(text, stop) if plain else None
         if ordinal:
             # "the 70th anniversary" ranks, it does not count: no rival of "two stations"
-            written = text[m.start() : ordinal.end()]
-            found.append(Anchor(format_number(value), "ordinal", m.start(), written))
+            written = text[start : ordinal.end()]
+            found.append(
+                _new_anchor(Anchor, (format_number(value), "ordinal", start, written, "", False))
+            )
             continue
-        is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in m.group(0)
+        is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in digits
         kind = "year" if is_year else "amount"
         unit = "" if is_year else "money" if money else _unit_after(text, end)
-        found.append(Anchor(format_number(value), kind, m.start(), surface, unit))
-    for m in _WORD_NUMBER.finditer(text) if spelled else ():
-        word = m.group(1).lower()
-        if word == "one" and not m.group(2) and not m.group(3):
-            continue  # "one of", "one day": too often not a quantity
-        value = float(WORD_NUMBERS[word])
-        if m.group(2):
-            value *= SCALES[m.group(2).lower()]
-        kind = "percent" if m.group(3) else "amount"
-        key = format_number(value) + ("%" if m.group(3) else "")
-        unit = "%" if m.group(3) else _unit_after(text, m.end())
-        found.append(Anchor(key, kind, m.start(), m.group(0).strip(), unit))
-    found.sort(key=_START)
+        found.append(_new_anchor(Anchor, (format_number(value), kind, start, surface, unit, False)))
+    if not _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(text.lower())):
+        for m in _WORD_NUMBER.finditer(text):
+            word = m.group(1).lower()
+            if word == "one" and not m.group(2) and not m.group(3):
+                continue  # "one of", "one day": too often not a quantity
+            value = float(WORD_NUMBERS[word])
+            if m.group(2):
+                value *= SCALES[m.group(2).lower()]
+            kind = "percent" if m.group(3) else "amount"
+            key = format_number(value) + ("%" if m.group(3) else "")
+            unit = "%" if m.group(3) else _unit_after(text, m.end())
+            found.append(Anchor(key, kind, m.start(), m.group(0).strip(), unit))
+        found.sort(key=_START)  # (the numbers in digits come in order: found by one search)
     return found
 
 
@@ -174,6 +184,9 @@ _SENTENCE_OPENERS = frozenset(STOPWORDS | COMMON_STARTS | QUESTION_WORDS)
 def _at_sentence_start(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \"'“‘(")
     return not before or before[-1] in ".!?:;\n。！？"
+
+
+_WORD = itemgetter(1)  # the word of an (offset, word) pair
 
 
 def _name_runs(text: str) -> list[list[tuple[int, str]]]:
@@ -217,14 +230,16 @@ def _marked_as_name(word: str) -> bool:
     return len(word) >= 2 and (word.isupper() or any(ch.isupper() for ch in word[1:]))
 
 
-def _may_be_name(word: str, common: frozenset[str]) -> bool:
+def _may_be_name(word: str, text: str) -> bool:
     """Is a lone capitalised word at the start of a sentence a name? Acronyms and CamelCase
-    are; words the texts also write in lower case, common openers, adverbs and gerunds are not."""
+    are; words the text also writes in lower case, common openers, adverbs and gerunds are not."""
     bare = word.strip(".,'")
     if _marked_as_name(bare):
         return True
     lower = bare.lower()
-    if lower in common or lower in _SENTENCE_OPENERS:
+    # (A word the text writes in lower case is part of it: most names are not, and the text's
+    # lower-case words are only gathered for those that are.)
+    if lower in _SENTENCE_OPENERS or (lower in text and lower in lowercase_words(text)):
         return False
     if "\u0370" <= bare[0] <= "\u04ff":
         return False  # Greek, Cyrillic: no list of openers tells an article ("Ο", "В") from a name
@@ -238,7 +253,6 @@ def names(text: str) -> list[Anchor]:
     depends on the text around (see :func:`make_span`'s ``common``).
     """
     found: list[Anchor] = []
-    own: frozenset[str] | None = None
     for run in _name_runs(text):
         # A sentence-initial "The", "In", "Researchers" is not part of the name that follows.
         while (
@@ -251,23 +265,23 @@ def names(text: str) -> list[Anchor]:
             )
         ):
             run = run[1:]
+        if not run:
+            continue
         tentative = False
         if len(run) == 1 and _at_sentence_start(text, run[0][0]):
-            own = lowercase_words(text) if own is None else own
-            if not _may_be_name(run[0][1], own):
+            if not _may_be_name(run[0][1], text):
                 continue
             tentative = not _marked_as_name(run[0][1].strip(".,'"))
-        for part in _split_of(run):
-            if not part:
-                continue
-            surface = " ".join(w for _, w in part).strip(" .,-'")
+        # (_split_of cuts at an "of" with two words before it and one after.)
+        for part in _split_of(run) if len(run) > 3 else (run,):
+            surface = " ".join(map(_WORD, part)).strip(" .,-'")
             if surface.endswith("'s"):
                 surface = surface[:-2]
             key = surface.lower()
             if not key or (key in STOPWORDS and " " not in key):
                 continue
             kind = "month" if key in MONTHS else "weekday" if key in WEEKDAYS else "name"
-            found.append(Anchor(key, kind, part[0][0], surface, tentative=tentative))
+            found.append(_new_anchor(Anchor, (key, kind, part[0][0], surface, "", tentative)))
     if not text.isascii():  # katakana and CJK names are written in no ASCII text
         for m in _KATAKANA_WORD.finditer(text):
             found.append(Anchor(m.group(0), "name", m.start(), m.group(0)))
@@ -276,5 +290,5 @@ def names(text: str) -> list[Anchor]:
         if has_cjk(text):
             for m in _LATIN_IN_CJK.finditer(text):
                 found.append(Anchor(m.group(0).lower(), "name", m.start(), m.group(0)))
-    found.sort(key=_START)
+        found.sort(key=_START)  # (the runs of capitalised words come in order)
     return found

@@ -26,13 +26,14 @@ from ._match import (
     contains_phrase,
     fragments,
     matches_any,
+    name_tokens,
     pieces,
     ranked,
     recall,
     spelled_out,
     split_fragments,
 )
-from ._text import Doc, Span, make_span, negated_heads
+from ._text import Doc, Span, negated_heads
 from ._words import canon, has_cjk
 
 __all__ = ["Doubt", "contradicted"]
@@ -268,7 +269,7 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
         return None
     clauses = doc.clauses_sharing(statement.token_set)
     for entity in sorted(statement.entities):
-        rest = statement.token_set - make_span(entity).token_set
+        rest = statement.token_set - name_tokens(entity)
         slot = _slot(statement, entity) if entity in statement.positions else None
         if len(rest) < 2 or slot is None or not clauses:
             continue

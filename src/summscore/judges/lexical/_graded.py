@@ -54,7 +54,11 @@ class Grams(NamedTuple):
 
 
 def _units(text: str) -> list[str]:
-    lowered = normalize(text).lower()
+    return _lowered_units(normalize(text).lower())
+
+
+def _lowered_units(lowered: str) -> list[str]:
+    """The units of a text already normalised and lower-cased."""
     return (_ASCII_UNIT if lowered.isascii() else _UNIT).findall(lowered)
 
 
@@ -63,10 +67,11 @@ def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
 
 
 @lru_cache(maxsize=64)
-def source_grams(text: str) -> Grams:
+def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
-    claims)."""
-    units = _units(text)
+    claims). ``lowered``: the text normalised and lower-cased, where the caller has it (its
+    analysis does, see :class:`._text.Doc`), so that it is not normalised again."""
+    units = _units(text) if lowered is None else _lowered_units(lowered)
     return Grams(frozenset(units), f" {' '.join(units)} ")
 
 

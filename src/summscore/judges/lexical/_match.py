@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ._lexicon import DEMONYMS
 from ._text import MEMO_LIMIT, Doc, Span, make_span
-from ._words import stem
+from ._words import content_tokens, normalize, stem
 
 __all__ = [
     "abbreviated",
@@ -18,6 +18,7 @@ __all__ = [
     "contains_phrase",
     "fragments",
     "matches_any",
+    "name_tokens",
     "names_match",
     "pieces",
     "ranked",
@@ -92,7 +93,10 @@ def _stems(name: str) -> tuple[str, ...]:
 
 def _stems_within(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     n = len(short)
-    return 0 < n <= len(long) and any(long[i : i + n] == short for i in range(len(long) - n + 1))
+    # (A run of ``long`` equal to ``short`` holds its first stem: most names share none.)
+    if not 0 < n <= len(long) or short[0] not in long:
+        return False
+    return n == 1 or any(long[i : i + n] == short for i in range(len(long) - n + 1))
 
 
 def contains_phrase(text: str, phrase: str) -> bool:
@@ -153,6 +157,13 @@ def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times)"""
     return key in names or any(names_match(key, other) for other in names)
+
+
+@lru_cache(maxsize=4096)
+def name_tokens(key: str) -> frozenset[str]:
+    """The content tokens of a name key: the ``token_set`` of its span, without the analysis of
+    anchors a span makes (memoised: a name meets every statement that names it)."""
+    return frozenset(content_tokens(normalize(key)))
 
 
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:
@@ -233,7 +244,8 @@ def ranked(statement: Span, doc: Doc, top: int = 3) -> list[Span]:
     return doc.best_windows(statement.token_set, top)
 
 
-_NAME_AND = re.compile(r"(\b[A-Z][\w'-]*)\s+(and|&)\s+(?=[A-Z])")
+# ("\bX" written "X(?<!\wX)": the same matches, and the search skips to capitals.)
+_NAME_AND = re.compile(r"([A-Z](?<!\w[A-Z])[\w'-]*)\s+(and|&)\s+(?=[A-Z])")
 
 
 def split_fragments(text: str) -> list[str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from ._graded import ABSENT, UNCONFIRMED, claim_support, source_grams
@@ -53,6 +55,7 @@ _ATTRIBUTIONS = (
     re.compile(r"^(?:据)?[^，。,]{1,20}(?:表示|称|指出|报道|公布|宣布)[，,]\s*"),
 )
 _DEDUPLICATED = 64
+_TOKEN_SET = attrgetter("token_set")
 _CJK_QUESTION_EDGES = re.compile(
     r"^(?:本文|文章|テキスト|原文)(?:は|では|によると|中)?[、,]?|(?:か|吗|嗎)?[？?]$"
 )
@@ -204,9 +207,7 @@ def salient_questions(text: str, n: int) -> list[str]:
 
 def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
     """Clauses by importance: central vocabulary, anchors, early position; near-duplicates last."""
-    frequency: Counter[str] = Counter()
-    for span in clauses:
-        frequency.update(span.token_set)
+    frequency = Counter(chain.from_iterable(map(_TOKEN_SET, clauses)))  # counted in C
     scored: list[tuple[float, int, Span]] = []
     for index, span in enumerate(clauses):
         if not span.token_set:
@@ -217,15 +218,21 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
         anchors = 1.0 * bool(span.numbers) + 0.5 * min(len(span.entities), 3)
         position = 1.5 / (1 + index)
         length = min(len(span.token_set), 12) / 12
-        scored.append((centrality * 0.4 + anchors + position + length, index, span))
-    scored.sort(key=lambda item: (-item[0], item[1]))
+        # (Negated, so that a plain sort puts the best first; indexes differ, spans are not compared.)
+        scored.append((-(centrality * 0.4 + anchors + position + length), index, span))
+    scored.sort()
     picked: list[Span] = []
+    head: list[frozenset[str]] = []  # the token sets of the first picks
     for _, _, span in scored:
-        # Near-duplicates are looked for among the first picks only: linear in long texts.
-        head = picked[:_DEDUPLICATED]
-        if any(len(span.token_set & p.token_set) / len(span.token_set) > 0.7 for p in head):
+        # Near-duplicates are looked for among the first picks only: linear in long texts. (A
+        # share above 0.7 of any of them is the largest overlap's share above it: the overlaps
+        # are counted in C.)
+        tokens = span.token_set
+        if head and max(map(len, map(tokens.intersection, head))) / len(tokens) > 0.7:
             continue
         picked.append(span)
+        if len(head) < _DEDUPLICATED:
+            head.append(tokens)
     chosen = {id(p) for p in picked}
     picked += [span for _, _, span in scored if id(span) not in chosen]
     return picked
@@ -261,7 +268,7 @@ def assess_claims(
     yes, no, unknown = vocabulary
     evidence = unglued(evidence)
     doc = analyze(evidence)
-    grams = source_grams(evidence)
+    grams = source_grams(evidence, doc.lowered)
     common = doc.common | lowercase_words(" ".join(claims))
     out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:

@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from operator import itemgetter
 from typing import Any
 
-from ._anchors import names, quantities
+from ._anchors import Anchor, names, quantities
 from ._index import POSTING_LIMIT, TokenIndex
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
 from ._words import CJK, OTHER_WORD, content_tokens, has_cjk, lowercase_words, normalize
@@ -49,16 +49,19 @@ def _position_words(text: str) -> re.Pattern[str]:
 
 # --------------------------------------------------------------------------------- sentences
 
-# The lookahead names the characters every alternative starts with, so the search skips to them
-# instead of trying each alternative at every position (four times faster on a long text).
 # Besides Latin and CJK punctuation: the Devanagari danda and double danda (Hindi, Marathi,
 # Nepali, Sanskrit), the Arabic question mark, the Urdu full stop, the Armenian and Ethiopic full
-# stops and the Burmese section mark end a sentence too.
+# stops and the Burmese section mark end a sentence too. The pattern opens with the first
+# character of every alternative (a look-behind then tells which alternative it opened), so the
+# search skips to those characters (twice as fast as trying each alternative at every position).
+# Group 2 (the space) is set where Latin punctuation ends the sentence, group 1 holding the rest
+# of its punctuation and closing quotes.
+_ENDS = "\u0964\u0965\u061f\u06d4\u0589\u1362\u104b"
 _SENTENCE_END = re.compile(
-    r"(?=[.!?。！？\n\u0964\u0965\u061f\u06d4\u0589\u1362\u104b])"
-    r"(?:([.!?]+[\"'”’)\]]*)(\s+)"
-    r"|([。！？!?\u0964\u0965\u061f\u06d4\u0589\u1362\u104b]+[」』”’）)]*)"
-    r"|\n\s*\n|\n(?=\s*[-*•\d]))"
+    f"[.!?。！？\n{_ENDS}]"
+    r"(?:(?<=[.!?])([.!?]*[\"'”’)\]]*)(\s+)"
+    f"|(?<=[。！？!?{_ENDS}])[。！？!?{_ENDS}]*[」』”’）)]*"
+    r"|(?<=\n)\s*\n|(?<=\n)(?=\s*[-*•\d]))"
 )
 
 
@@ -74,9 +77,10 @@ def _split_normalized(text: str) -> list[str]:
     start = 0
     caseless: bool | None = None  # worked out at the first period before a lower-case word
     for m in _SENTENCE_END.finditer(text):
-        if m.group(1):
-            before = text[max(start, m.start(1) - 64) : m.start(1)]  # bounded: no rescans
-            last_word = before.rsplit(None, 1)[-1].lower().rstrip(".") if before.strip() else ""
+        if m.group(2):
+            at = m.start()
+            words = text[max(start, at - 64) : at].rsplit(None, 1)  # bounded: no rescans
+            last_word = words[-1].lower().rstrip(".") if words else ""
             if last_word in ABBREVIATIONS or (len(last_word) == 1 and "a" <= last_word <= "z"):
                 continue
             nxt = text[m.end() : m.end() + 1]
@@ -90,14 +94,14 @@ def _split_normalized(text: str) -> list[str]:
             end = m.end(1)
         else:
             end = m.end()
-        piece = text[start:end].strip()
+        piece = text[start:end].strip().strip(" \n\t-*•")
         if piece:
             sentences.append(piece)
         start = m.end()
-    tail = text[start:].strip()
+    tail = text[start:].strip().strip(" \n\t-*•")
     if tail:
         sentences.append(tail)
-    return [s for s in (s.strip(" \n\t-*•") for s in sentences) if s]
+    return sentences
 
 
 _SUBJECT = r"(?:the|a|an|it|he|she|they|we|i|this|that|these|those|its|his|her|their|our|[A-Z0-9][\w'-]*)\b"
@@ -191,26 +195,70 @@ class Span:
 
     ``positions`` maps each anchor key to the word indexes where it starts, and ``words`` are the
     lower-cased words (CJK characters one by one), for checks of order and proximity. Both are
-    worked out on first use: most spans are only ever compared by their tokens.
+    worked out on first use, and so is ``negated``: most spans are only ever compared by their
+    tokens.
     """
 
     text: str
     tokens: tuple[str, ...]
     token_set: frozenset[str]
     numbers: frozenset[str]
-    kinds: dict[str, str]
     entities: frozenset[str]
-    negated: bool
     common: frozenset[str] = field(default=frozenset(), repr=False)
-    units: dict[str, str] = field(default_factory=dict)
     tentative: frozenset[str] = frozenset()
-    surfaces: tuple[tuple[str, str], ...] = ()  # (key, as written) in order of appearance
-    starts: tuple[tuple[str, int], ...] = ()  # (anchor key, character offset)
     parts: tuple[Span, Span] | None = field(default=None, repr=False)  # a window of two spans
+    # The anchors as found (see :mod:`._anchors`), read by the properties below, and the
+    # tentative names the context took for no names (see :func:`make_span`).
+    number_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
+    name_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
+    dropped: frozenset[str] = field(default=frozenset(), repr=False)
 
     @property
     def anchors(self) -> frozenset[str]:
         return self.numbers | self.entities
+
+    # Kinds, units, surfaces and starts are worked out on first use: most spans are only ever
+    # compared by their tokens and anchor keys.
+    @cached_property
+    def kinds(self) -> dict[str, str]:
+        """Anchor key -> "name", "year", "percent", ..."""
+        if self.parts is not None:
+            first, second = self.parts
+            return {**second.kinds, **first.kinds}
+        kinds = dict(map(_KEY_KIND, itertools.chain(self.name_anchors, self.number_anchors)))
+        dropped = self.dropped
+        return {k: v for k, v in kinds.items() if k not in dropped} if dropped else kinds
+
+    @cached_property
+    def units(self) -> dict[str, str]:
+        """Number key -> what it counts ("child", "money", "%"), where known."""
+        if self.parts is not None:
+            first, second = self.parts
+            return {**second.units, **first.units}
+        return {a.key: a.unit for a in self.number_anchors if a.unit}
+
+    @cached_property
+    def surfaces(self) -> tuple[tuple[str, str], ...]:
+        """(key, as written) in order of appearance."""
+        if self.parts is not None:
+            return ()
+        found = sorted([*self.number_anchors, *self.name_anchors], key=_START)
+        dropped = self.dropped
+        return tuple(map(_KEY_SURFACE, (a for a in found if a.key not in dropped)))
+
+    @cached_property
+    def starts(self) -> tuple[tuple[str, int], ...]:
+        """(anchor key, character offset)."""
+        if self.parts is not None:
+            return ()
+        return tuple(map(_KEY_START, [*self.number_anchors, *self.name_anchors]))
+
+    @cached_property
+    def negated(self) -> bool:
+        if self.parts is not None:
+            first, second = self.parts
+            return first.negated or second.negated
+        return is_negated(self.text)
 
     @cached_property
     def words(self) -> tuple[str, ...]:
@@ -261,9 +309,8 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
             span,
             common=common,
             entities=span.entities - dropped,
-            kinds={k: v for k, v in span.kinds.items() if k not in dropped},
             tentative=span.tentative - dropped,
-            surfaces=tuple(item for item in span.surfaces if item[0] not in dropped),
+            dropped=frozenset(dropped),
         )
     return _copy(span, common=common) if common else span
 
@@ -284,7 +331,8 @@ def _copy(span: Span, **changes: Any) -> Span:
     fields = new.__dict__
     fields.update(span.__dict__)
     if "entities" in changes:
-        fields.pop("positions", None)
+        for worked_out in ("positions", "kinds", "surfaces"):
+            fields.pop(worked_out, None)
     fields.update(changes)
     return new
 
@@ -306,21 +354,18 @@ def _make_span(text: str, question: bool) -> Span:
     numbers = quantities(text)
     entities = names(text)
     # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
-    anchors = [*numbers, *entities]
     return _new_span(
         text=text,
         tokens=tokens,
         token_set=frozenset(tokens),
         numbers=frozenset(map(_KEY, numbers)) if numbers else _EMPTY,
-        kinds=dict(map(_KEY_KIND, itertools.chain(entities, numbers))),
         entities=frozenset(map(_KEY, entities)) if entities else _EMPTY,
-        negated=is_negated(text),
-        units={a.key: a.unit for a in numbers if a.unit},
         tentative=frozenset([a.key for a in entities if a.tentative]) if entities else _EMPTY,
-        surfaces=tuple(map(_KEY_SURFACE, sorted(anchors, key=_START))),
-        starts=tuple(map(_KEY_START, anchors)),
         common=_EMPTY,
         parts=None,
+        number_anchors=tuple(numbers),
+        name_anchors=tuple(entities),
+        dropped=_EMPTY,
     )
 
 
@@ -416,15 +461,13 @@ def _join(a: Span, b: Span) -> Span:
         tokens=a.tokens + b.tokens,
         token_set=a.token_set | b.token_set,
         numbers=a.numbers | b.numbers,
-        kinds={**b.kinds, **a.kinds},
         entities=a.entities | b.entities,
-        negated=a.negated or b.negated,
         common=a.common,
-        units={**b.units, **a.units},
         tentative=a.tentative | b.tentative,
-        surfaces=(),
-        starts=(),
-        parts=(a, b),  # words and positions are worked out from the parts on first use
+        parts=(a, b),  # words, positions, kinds, ... are worked out from the parts on first use
+        number_anchors=(),
+        name_anchors=(),
+        dropped=_EMPTY,
     )
 
 

@@ -11,7 +11,6 @@ import math
 import re
 import unicodedata
 from functools import lru_cache
-from itertools import repeat
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
 
@@ -254,8 +253,8 @@ def _cjk_tokens(run: str) -> list[str]:
 def content_tokens(text: str, *, question: bool = False) -> list[str]:
     """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
     if text.isascii():  # words and numbers only: one memoised look-up each, all in C
-        pieces = _ASCII_TOKEN.findall(text)
-        return list(filter(None, map(_piece_token, pieces, repeat(question))))
+        memo = _QUESTION_TOKENS if question else _PLAIN_TOKENS
+        return list(filter(None, map(memo.__getitem__, _ASCII_TOKEN.findall(text))))
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
@@ -266,6 +265,29 @@ def content_tokens(text: str, *, question: bool = False) -> list[str]:
             if token:
                 out.append(token)
     return out
+
+
+class _TokenMemo(dict[str, str]):
+    """Word or number -> its content token ("" for a stopword), worked out on first sight: a
+    dictionary whose hits are looked up in C, without the argument tuple an ``lru_cache`` of two
+    arguments builds (one look-up per word of every text). Emptied when full."""
+
+    def __init__(self, question: bool) -> None:
+        super().__init__()
+        self.question = question
+
+    def __missing__(self, piece: str) -> str:
+        if len(self) >= _TOKEN_MEMO_LIMIT:
+            self.clear()
+        token = self[piece] = _piece_token(piece, self.question)
+        return token
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+
+_TOKEN_MEMO_LIMIT = 65536
+_PLAIN_TOKENS, _QUESTION_TOKENS = _TokenMemo(False), _TokenMemo(True)
 
 
 @lru_cache(maxsize=65536)
@@ -312,6 +334,7 @@ def parse_number(raw: str) -> float | None:
     return value if math.isfinite(value) else None  # "1" * 310 is no number a text compares
 
 
+@lru_cache(maxsize=16384)
 def format_number(value: float) -> str:
     if not math.isfinite(value):  # a finite number scaled past the float range
         return "inf" if value > 0 else "-inf" if value < 0 else "nan"
