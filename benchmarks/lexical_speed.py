@@ -91,7 +91,7 @@ def _clear_analysis_caches() -> None:
         lexical._words,
     ):
         for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
+            if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
     lexical._text._cache = lexical._text._DocCache()
 
