@@ -270,14 +270,18 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
     clauses = doc.clauses_sharing(statement.token_set)
     for entity in sorted(statement.entities):
         rest = statement.token_set - name_tokens(entity)
-        slot = _slot(statement, entity) if entity in statement.positions else None
-        if len(rest) < 2 or slot is None or not clauses:
+        if len(rest) < 2 or not clauses:
             continue
         scored = [(len(rest & c.token_set) / len(rest), c) for c in clauses]
         best_recall, best = max(scored, key=lambda item: item[0])
         if best_recall < 0.6 or anchor_in_span(entity, statement, best):
             continue
-        rivals = sorted(set(_in_slot(best, *slot, _rival_names(statement, best))))
+        # (The slot and the rivals, dearer, are only looked for where a clause qualifies.)
+        slot = _slot(statement, entity) if entity in statement.positions else None
+        if slot is None:
+            continue
+        rivals = _rival_names(statement, best)
+        rivals = sorted(set(_in_slot(best, *slot, rivals))) if rivals else []
         if not rivals:
             continue
         with_entity = [r for r, c in scored if anchor_in_span(entity, statement, c)]
@@ -314,7 +318,7 @@ def _contradiction(
         coverage = recall(statement, window)
         if missing_numbers and coverage >= 0.4:
             rivals = _rival_numbers(statement, window, missing_numbers)
-            if not strict:
+            if rivals and not strict:  # (no rival stands in any slot where there is none)
                 rivals = _slotted(statement, window, missing_numbers, rivals)
             if rivals:
                 return (
@@ -323,7 +327,7 @@ def _contradiction(
                 )
         if missing_names and coverage >= 0.45:
             rivals = _rival_names(statement, window, missing_names)
-            if not strict:
+            if rivals and not strict:
                 rivals = _slotted(statement, window, missing_names, rivals)
             if rivals:
                 return (

@@ -392,7 +392,8 @@ class Doc:
     _clause_index: TokenIndex | None = field(default=None, repr=False)
     _pairs: dict[int, Span] = field(default_factory=dict, repr=False)
     _pair_tokens: dict[int, frozenset[str]] = field(default_factory=dict, repr=False)
-    _best: dict[tuple[frozenset[str], int], list[Span]] = field(default_factory=dict, repr=False)
+    # token set -> (how many were asked for, the best windows): see best_windows
+    _best: dict[frozenset[str], tuple[int, list[Span]]] = field(default_factory=dict, repr=False)
     # Whether the text has a name of a statement (see _match.anchor_in_doc), by (name, statement)
     names_found: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
 
@@ -407,11 +408,13 @@ class Doc:
         """The ``top`` windows (sentences or adjacent pairs) sharing most of ``tokens``, the
         shorter first among equals. Counted through an inverted index over a bounded set of
         candidates (see :mod:`._index`), and memoised per token set: a text made of one
-        repeated unit asks the same question once per unit."""
-        key = (tokens, top)
-        found = self._best.get(key)
-        if found is not None:
-            return found
+        repeated unit asks the same question once per unit, and the verdict that asks for the
+        best window after the contradiction check asked for three reads the first of those.
+        (The windows are ordered by a key unique to each: the first ``top`` of a longer answer
+        are the answer for ``top``.)"""
+        known = self._best.get(tokens)
+        if known is not None and known[0] >= top:
+            return known[1] if known[0] == top else known[1][:top]
         if self._index is None:
             self._index = TokenIndex(self.sentences)
         shared = self._index.shared(tokens)
@@ -429,8 +432,8 @@ class Doc:
             scored.append((-n, len(sentences[i].text) + len(sentences[i + 1].text) + 1, i, True))
         best = heapq.nsmallest(top, scored)
         found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
-        if len(self._best) < MEMO_LIMIT:
-            self._best[key] = found
+        if len(self._best) < MEMO_LIMIT or known is not None:
+            self._best[tokens] = (top, found)
         return found
 
     def clauses(self) -> list[Span]:
