@@ -229,8 +229,9 @@ class JudgeCaller:
             reply = await self._retry(log, request, exc)
         self._count(log, reply)
         # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
-        # reply is parsed, cached or quoted anywhere.
-        return dataclasses.replace(reply, output=redact_value(reply.output))
+        # reply is parsed, cached or quoted anywhere. (Nothing masked: the reply as it came.)
+        output = redact_value(reply.output)
+        return reply if output is reply.output else dataclasses.replace(reply, output=output)
 
     async def _retry(
         self, log: CallLog, request: JudgeRequest, first: TransientJudgeError

@@ -245,7 +245,49 @@ def redact_value(value: Any) -> Any:
     Masks registered and environment secrets and ``sk-`` style keys, not the looser patterns
     :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
     """
-    return _redact_reply(value, _known_secrets())
+    known = _known_secrets()
+    texts: list[str] = []
+    if _gather_texts(value, texts) and not _could_mask("\x00".join(texts), known):
+        return value
+    return _redact_reply(value, known)
+
+
+def _gather_texts(value: Any, texts: list[str]) -> bool:
+    """Append every string of a reply (dict keys included) to ``texts``, as :func:`_redact_reply`
+    visits them; False for a reply holding a model, which only :func:`_redact_reply` reads."""
+    if isinstance(value, str):
+        texts.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                texts.append(key)
+            elif not _gather_texts(key, texts):
+                return False
+            if isinstance(item, str):
+                texts.append(item)
+            elif not _gather_texts(item, texts):
+                return False
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, str):
+                texts.append(item)
+            elif not _gather_texts(item, texts):
+                return False
+    elif isinstance(value, BaseModel):
+        return False
+    return True
+
+
+def _could_mask(text: str, known: frozenset[str]) -> bool:
+    """Could :func:`_redact_reply_text` change some string of ``text`` (a reply's strings joined
+    by NUL)? Each of its tests is a search that a match in one string also passes on the joined
+    text (no match holds a NUL, and a NUL before a word is a word boundary as a string's start
+    is), so False means no string of the reply changes: one search each for the whole reply."""
+    if known:
+        quick = _any_piece(known)
+        if quick is not None and quick.search(text) is not None:
+            return True
+    return "-" in text and _PATTERNS[1].search(text) is not None
 
 
 def _redact_reply(value: Any, known: frozenset[str]) -> Any:

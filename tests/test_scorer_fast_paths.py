@@ -1,0 +1,158 @@
+"""The scorer's shortcuts around the judge give what the general path gives, and still mask.
+
+Each shortcut skips work only where it cannot change anything: a reply whose strings hold nothing
+to mask is returned as it came (the general walk returns it too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+from unittest import mock
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from summscore import SummarizationScorer
+from summscore._calls import CallLog, CallPolicy, JudgeCaller
+from summscore._redact import WINDOW, _redact_reply, redact_value, register_secret
+from summscore.judges import LexicalJudge
+from summscore.judges.base import JudgeReply, JudgeRequest
+from summscore.prompts.base import Rendered
+from summscore.prompts.replies import ClaimsReply
+
+_SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
+# Pieces that build keys, secrets and parts of them, and that put the NUL the reply's strings are
+# joined by inside the strings themselves (and next to a key), so that the whole-reply search is
+# tried where a match could straddle two strings.
+_PIECES = st.sampled_from(
+    [
+        "sk-",
+        "s",
+        "k-",
+        "ABCdef123456789",
+        "-",
+        "\x00",
+        " ",
+        "ok",
+        "é漢",
+        "gw-Zq81x",
+        "KpL0aa9Ttv3",
+        "short-s3cr",
+        "nul",
+        "\x00in-the-secret-42",
+    ]
+)
+_TEXT = st.lists(_PIECES, max_size=6).map("".join)
+_REPLY = st.recursive(
+    _TEXT | st.integers() | st.floats(allow_nan=False) | st.booleans() | st.none(),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_TEXT, inner, max_size=4)
+    ),
+    max_leaves=16,
+)
+
+
+class _Verdict(BaseModel):
+    verdict: str
+    reason: str | None = None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and of the same types all the way down (a tuple stays a tuple)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_REPLY, st.sampled_from([frozenset(), _SECRETS]))
+def test_a_reply_is_masked_as_the_general_walk_masks_it(reply: Any, known: frozenset[str]) -> None:
+    with mock.patch("summscore._redact._known_secrets", return_value=known):
+        fast = redact_value(reply)
+    general = _redact_reply(reply, known)
+    assert _same(fast, general)
+    if general is reply:
+        assert fast is reply
+
+
+def test_keys_and_secrets_are_masked_wherever_they_sit_in_a_reply() -> None:
+    known = _SECRETS
+    reply = {
+        "claims": ["fine", "the key sk-ABCdef1234567890 leaked", "gw-Zq81xKpL0aa9Ttv3"],
+        "sk-ABCdef1234567890": ("nested", ["short-s3cr"]),
+        "verdicts": [{"verdict": "yes", "reason": "x-sk-ABCdef1234567890", "support": 0.5}],
+    }
+    with mock.patch("summscore._redact._known_secrets", return_value=known):
+        fast = redact_value(reply)
+        model = redact_value(_Verdict(verdict="yes", reason="sk-ABCdef1234567890"))
+        clean_model = _Verdict(verdict="yes", reason="because")
+        assert redact_value(clean_model) is clean_model
+    assert fast == {
+        "claims": ["fine", "the key *** leaked", "***"],
+        "***": ("nested", ["***"]),
+        "verdicts": [{"verdict": "yes", "reason": "x-***", "support": 0.5}],
+    }
+    assert model == {"verdict": "yes", "reason": "***"}
+    # A key split over two strings is two harmless strings: neither is masked.
+    split = ["sk-ABC", "def1234567890"]
+    assert redact_value(split) is split
+
+
+class _EchoJudge:
+    """A judge answering with a reply object of its own (and the request's text in it)."""
+
+    name = "echo"
+    reads_prompts = False
+    in_process = True
+
+    def __init__(self) -> None:
+        self.sent: list[JudgeReply] = []
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        reply = JudgeReply(output={"claims": [request.inputs["text"]]})
+        self.sent.append(reply)
+        return reply
+
+
+def _ask_claims(judge: _EchoJudge, text: str) -> list[str]:
+    caller = JudgeCaller(judge, CallPolicy())
+    rendered = Rendered("", ClaimsReply)
+    return asyncio.run(
+        caller.ask(
+            CallLog(), "claims", rendered, ClaimsReply, inputs={"text": text}, field_name="claims"
+        )
+    )
+
+
+def test_a_clean_reply_is_used_as_it_came_and_a_key_in_one_is_masked_first() -> None:
+    judge = _EchoJudge()
+    assert _ask_claims(judge, "plain text") == ["plain text"]
+    assert _ask_claims(judge, "key sk-ABCdef1234567890 here") == ["key *** here"]
+    # The judge's own reply object is never changed, only the copy the scorer reads.
+    assert judge.sent[1].output == {"claims": ["key sk-ABCdef1234567890 here"]}
+
+
+def test_the_offline_judges_replies_are_masked_in_results() -> None:
+    secret = "Zq81xKpL0aa9Ttv3Wm5" + secrets.token_hex(8)
+    register_secret(secret)
+    key = "sk-ABCdef1234567890XYZ"
+    source = (
+        f"The deployment token {secret} and the key {key} were rotated by Acme Corp in March "
+        "2021. Acme Corp reported revenue of 5 million dollars."
+    )
+    summary = f"Acme Corp rotated the token {secret} and the key {key} in March 2021."
+    for preset in ("deepeval", "mastra", "ragas"):
+        result = SummarizationScorer(llm=LexicalJudge(), preset=preset).score(source, summary)
+        dumped = result.model_dump_json()
+        assert "***" in dumped, preset
+        assert key not in dumped, preset
+        assert not any(secret[i : i + WINDOW] in dumped for i in range(len(secret) - WINDOW + 1))
