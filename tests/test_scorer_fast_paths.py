@@ -1,7 +1,8 @@
 """The scorer's shortcuts around the judge give what the general path gives, and still mask.
 
 Each shortcut skips work only where it cannot change anything: a reply whose strings hold nothing
-to mask is returned as it came (the general walk returns it too).
+to mask is returned as it came (the general walk returns it too), and usage is added without one
+pydantic assignment per field.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
 from summscore.prompts.replies import ClaimsReply
+from summscore.result import Usage
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
 # Pieces that build keys, secrets and parts of them, and that put the NUL the reply's strings are
@@ -156,3 +158,43 @@ def test_the_offline_judges_replies_are_masked_in_results() -> None:
         assert "***" in dumped, preset
         assert key not in dumped, preset
         assert not any(secret[i : i + WINDOW] in dumped for i in range(len(secret) - WINDOW + 1))
+
+
+def _old_add(mine: Usage, other: Usage) -> None:
+    """Usage.add as it was: one pydantic assignment per field."""
+    from summscore.result import _plus, _plus_cost
+
+    mine.judge_calls += other.judge_calls
+    mine.retries += other.retries
+    mine.reused_calls += other.reused_calls
+    mine.cached_calls += other.cached_calls
+    mine.input_tokens = _plus(mine.input_tokens, other.input_tokens)
+    mine.output_tokens = _plus(mine.output_tokens, other.output_tokens)
+    mine.cost = _plus_cost(mine.cost, other.cost)
+
+
+_USAGES = st.builds(
+    Usage,
+    judge_calls=st.integers(0, 9),
+    retries=st.integers(0, 3),
+    input_tokens=st.none() | st.integers(0, 10**6),
+    output_tokens=st.none() | st.integers(0, 10**6),
+    cost=st.none() | st.floats(0, 5, allow_nan=False),
+    reused_calls=st.integers(0, 9),
+    cached_calls=st.integers(0, 9),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_USAGES, max_size=5), st.booleans())
+def test_usage_adds_as_field_by_field_assignment_did(parts: list[Usage], fresh: bool) -> None:
+    fast = Usage() if fresh else Usage(judge_calls=2)
+    general = fast.model_copy()
+    for part in parts:
+        fast.add(part)
+        _old_add(general, part)
+    assert fast.__dict__ == general.__dict__
+    assert list(fast.__dict__) == list(general.__dict__)
+    assert fast.model_fields_set == general.model_fields_set
+    assert fast.model_dump_json(exclude_unset=True) == general.model_dump_json(exclude_unset=True)
+    assert fast.model_dump_json() == general.model_dump_json()
