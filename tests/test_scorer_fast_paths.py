@@ -1,8 +1,9 @@
 """The scorer's shortcuts around the judge give what the general path gives, and still mask.
 
 Each shortcut skips work only where it cannot change anything: a reply whose strings hold nothing
-to mask is returned as it came (the general walk returns it too), and usage is added without one
-pydantic assignment per field.
+to mask is returned as it came (the general walk returns it too), usage is added without one
+pydantic assignment per field, and a list of strings is not copied item by item before pydantic
+validates it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import secrets
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -22,7 +24,7 @@ from summscore._redact import WINDOW, _redact_reply, redact_value, register_secr
 from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
-from summscore.prompts.replies import ClaimsReply
+from summscore.prompts.replies import ClaimsReply, _strings
 from summscore.result import Usage
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
@@ -198,3 +200,52 @@ def test_usage_adds_as_field_by_field_assignment_did(parts: list[Usage], fresh: 
     assert fast.model_fields_set == general.model_fields_set
     assert fast.model_dump_json(exclude_unset=True) == general.model_dump_json(exclude_unset=True)
     assert fast.model_dump_json() == general.model_dump_json()
+
+
+def _old_strings(value: Any) -> Any:
+    """replies._strings as it was: every list copied item by item."""
+    if value is None:
+        return []
+    if isinstance(value, (str, int, float)):
+        value = [value]
+    if isinstance(value, list):
+        out = []
+        for item in value:
+            if isinstance(item, bool):
+                out.append("1" if item else "0")
+            elif isinstance(item, (int, float)):
+                out.append(str(int(item)) if float(item).is_integer() else str(item))
+            elif isinstance(item, dict) and len(item) == 1:
+                out.append(str(next(iter(item.values()))))
+            else:
+                out.append(item)
+        return out
+    return value
+
+
+class _Text(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        ["yes", "no"],
+        [],
+        "yes",
+        [_Text("yes"), "no"],
+        [1, 0, True, False, 2.5, "no"],
+        [{"answer": "yes"}, "no"],
+        ["yes", None],
+        ["yes", b"no"],
+        ("yes", "no"),
+        None,
+        7,
+    ],
+)
+def test_string_lists_are_coerced_as_item_by_item_coercion_did(answers: Any) -> None:
+    fast, general = _strings(answers), _old_strings(answers)
+    assert type(fast) is type(general)
+    assert fast == general
+    if isinstance(general, list):
+        assert [type(item) for item in fast] == [type(item) for item in general]
