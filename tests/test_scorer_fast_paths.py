@@ -19,12 +19,14 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from summscore import SummarizationScorer
+from summscore._callpolicy import reply_usage
 from summscore._calls import CallLog, CallPolicy, JudgeCaller
+from summscore._jsonparse import _field_names, _fit_shape
 from summscore._redact import WINDOW, _redact_reply, redact_value, register_secret
 from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
-from summscore.prompts.replies import ClaimsReply, _strings
+from summscore.prompts.replies import AnswersReply, ClaimsReply, VerdictsReply, _strings
 from summscore.result import Usage
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
@@ -249,3 +251,24 @@ def test_string_lists_are_coerced_as_item_by_item_coercion_did(answers: Any) -> 
     assert fast == general
     if isinstance(general, list):
         assert [type(item) for item in fast] == [type(item) for item in general]
+
+
+def test_a_reply_without_tokens_counts_one_call_and_one_with_tokens_counts_them() -> None:
+    caller = JudgeCaller(_EchoJudge(), CallPolicy())
+    log = CallLog()
+    caller._count(log, JudgeReply(output={}))
+    caller._count(log, JudgeReply(output={}, input_tokens=10, output_tokens=3, cost=0.25))
+    caller._count(log, JudgeReply(output={}))
+    assert log.usage == Usage(judge_calls=3, input_tokens=10, output_tokens=3, cost=0.25)
+    assert caller.total == log.usage
+    # The object every token-less call adds is only ever read.
+    assert reply_usage(JudgeReply(output={})) == Usage(judge_calls=1)
+    SummarizationScorer(llm=LexicalJudge(), preset="mastra").score("A cat sat.", "A cat sat.")
+    assert reply_usage(JudgeReply(output={})).__dict__ == Usage(judge_calls=1).__dict__
+
+
+def test_reply_fields_are_read_once_per_model_and_are_the_models_fields() -> None:
+    for model in (ClaimsReply, AnswersReply, VerdictsReply, _Verdict):
+        assert _field_names(model) == tuple(model.model_fields)
+    assert _fit_shape(["a"], ClaimsReply) == {"claims": ["a"]}
+    assert _fit_shape({"Claims": ["a"]}, ClaimsReply) == {"Claims": ["a"], "claims": ["a"]}

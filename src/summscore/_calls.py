@@ -36,6 +36,7 @@ from ._callpolicy import (
     is_rate_limit,
     parse_reply,
     repair_feedback,
+    reply_usage,
 )
 from ._limiter import RequestLimiter
 from ._redact import redact, redact_value
@@ -399,12 +400,7 @@ class JudgeCaller:
             self.total.cached_calls += 1
 
     def _count(self, log: CallLog, reply: JudgeReply) -> None:
-        one = Usage(
-            judge_calls=1,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
-            cost=reply.cost,
-        )
+        one = reply_usage(reply)
         log.usage.add(one)
         with self._lock:
             self.total.add(one)
