@@ -108,9 +108,24 @@ def test_keys_and_secrets_are_masked_wherever_they_sit_in_a_reply() -> None:
         "verdicts": [{"verdict": "yes", "reason": "x-***", "support": 0.5}],
     }
     assert model == {"verdict": "yes", "reason": "***"}
+    # Lists that open with strings and hold something else further on are walked item by item.
+    mixed = ["ok", {"k": "sk-ABCdef1234567890"}, ("sk-ABCdef1234567890",)]
+    assert redact_value(mixed) == ["ok", {"k": "***"}, ("***",)]
+    assert redact_value(["ok", 3, None, "sk-ABCdef1234567890"]) == ["ok", 3, None, "***"]
     # A key split over two strings is two harmless strings: neither is masked.
     split = ["sk-ABC", "def1234567890"]
     assert redact_value(split) is split
+
+
+def test_the_environment_is_read_again_whenever_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    value = "gone-token-value-0123456789"
+    assert redact_value([f"x {value}"]) == [f"x {value}"]
+    monkeypatch.setenv("SHORT_LIVED_TOKEN", value)
+    assert redact_value([f"x {value}"]) == ["x ***"]
+    monkeypatch.delenv("SHORT_LIVED_TOKEN")
+    assert redact_value([f"x {value}"]) == [f"x {value}"]
+    monkeypatch.setenv("SHORT_LIVED_TOKEN", value)
+    assert redact_value({"a": [f"x {value}", 1]}) == {"a": ["x ***", 1]}
 
 
 class _EchoJudge:

@@ -161,11 +161,12 @@ def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _environment_snapshot() -> Any:
-    """The environment as it is now, compared cheaply: the raw (undecoded) pairs where the
-    platform keeps them, so checking for a change costs a C-level copy, not a decode of each."""
+def _environment_snapshot() -> dict[Any, Any]:
+    """The environment as it is now, compared cheaply: the raw (undecoded) mapping where the
+    platform keeps one, so checking for a change costs a C-level comparison, not a decode of
+    each pair (nor a copy: the caller keeps a copy when it changed)."""
     raw = getattr(os.environ, "_data", None)
-    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
+    return raw if isinstance(raw, dict) else dict(os.environ)
 
 
 def _known_secrets() -> frozenset[str]:
@@ -176,6 +177,7 @@ def _known_secrets() -> frozenset[str]:
     cached = _known_cache
     if cached is not None and cached[0] == _version and cached[1] == snapshot:
         return cached[2]
+    snapshot = dict(snapshot)  # before the secrets are read: a change meanwhile is seen next time
     with _lock:
         version = _version
         literal = list(_registered)
@@ -268,6 +270,12 @@ def _gather_texts(value: Any, texts: list[str]) -> bool:
             elif not _gather_texts(item, texts):
                 return False
     elif isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], str):
+            try:  # all strings (most replies): joined in C, by NUL as the reply's strings are
+                texts.append("\x00".join(value))
+                return True
+            except TypeError:
+                pass
         for item in value:
             if isinstance(item, str):
                 texts.append(item)
