@@ -20,6 +20,7 @@ __all__ = [
     "is_rate_limit",
     "parse_reply",
     "repair_feedback",
+    "reply_usage",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -65,6 +66,21 @@ class CallLog:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def reply_usage(reply: JudgeReply) -> Usage:
+    """What one judge call that answered ``reply`` adds to a result's and the scorer's usage."""
+    if reply.input_tokens is None and reply.output_tokens is None and reply.cost is None:
+        return _ONE_CALL  # the offline judge's replies: one object, only ever added (read)
+    return Usage(
+        judge_calls=1,
+        input_tokens=reply.input_tokens,
+        output_tokens=reply.output_tokens,
+        cost=reply.cost,
+    )
+
+
+_ONE_CALL = Usage(judge_calls=1)
 
 
 def parse_reply(log: CallLog, task: str, reply: JudgeReply, model: type[M], *, last: bool) -> M:

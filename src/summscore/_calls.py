@@ -36,6 +36,7 @@ from ._callpolicy import (
     is_rate_limit,
     parse_reply,
     repair_feedback,
+    reply_usage,
 )
 from ._limiter import RequestLimiter
 from ._redact import redact, redact_value
@@ -229,8 +230,9 @@ class JudgeCaller:
             reply = await self._retry(log, request, exc)
         self._count(log, reply)
         # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
-        # reply is parsed, cached or quoted anywhere.
-        return dataclasses.replace(reply, output=redact_value(reply.output))
+        # reply is parsed, cached or quoted anywhere. (Nothing masked: the reply as it came.)
+        output = redact_value(reply.output)
+        return reply if output is reply.output else dataclasses.replace(reply, output=output)
 
     async def _retry(
         self, log: CallLog, request: JudgeRequest, first: TransientJudgeError
@@ -398,12 +400,7 @@ class JudgeCaller:
             self.total.cached_calls += 1
 
     def _count(self, log: CallLog, reply: JudgeReply) -> None:
-        one = Usage(
-            judge_calls=1,
-            input_tokens=reply.input_tokens,
-            output_tokens=reply.output_tokens,
-            cost=reply.cost,
-        )
+        one = reply_usage(reply)
         log.usage.add(one)
         with self._lock:
             self.total.add(one)

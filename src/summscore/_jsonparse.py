@@ -9,6 +9,7 @@ short message that can be fed back to the judge.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -163,8 +164,15 @@ def coerce_reply(output: Any, model: type[M], *, allow_truncated: bool = False) 
         raise JudgeOutputError(_describe_validation_error(exc, model)) from None
 
 
+@functools.lru_cache(maxsize=256)
+def _field_names(model: type[BaseModel]) -> tuple[str, ...]:
+    """A reply model's field names, read once per model (``model_fields`` is a property that
+    runs Python code on every read, and every reply is fitted)."""
+    return tuple(model.model_fields)
+
+
 def _fit_shape(data: Any, model: type[BaseModel]) -> Any:
-    fields = list(model.model_fields)
+    fields = _field_names(model)
     if isinstance(data, list) and len(fields) == 1:
         return {fields[0]: data}
     if isinstance(data, dict):

@@ -161,11 +161,12 @@ def _mask_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-def _environment_snapshot() -> Any:
-    """The environment as it is now, compared cheaply: the raw (undecoded) pairs where the
-    platform keeps them, so checking for a change costs a C-level copy, not a decode of each."""
+def _environment_snapshot() -> dict[Any, Any]:
+    """The environment as it is now, compared cheaply: the raw (undecoded) mapping where the
+    platform keeps one, so checking for a change costs a C-level comparison, not a decode of
+    each pair (nor a copy: the caller keeps a copy when it changed)."""
     raw = getattr(os.environ, "_data", None)
-    return tuple(raw.items()) if isinstance(raw, dict) else tuple(os.environ.items())
+    return raw if isinstance(raw, dict) else dict(os.environ)
 
 
 def _known_secrets() -> frozenset[str]:
@@ -176,6 +177,7 @@ def _known_secrets() -> frozenset[str]:
     cached = _known_cache
     if cached is not None and cached[0] == _version and cached[1] == snapshot:
         return cached[2]
+    snapshot = dict(snapshot)  # before the secrets are read: a change meanwhile is seen next time
     with _lock:
         version = _version
         literal = list(_registered)
@@ -245,7 +247,55 @@ def redact_value(value: Any) -> Any:
     Masks registered and environment secrets and ``sk-`` style keys, not the looser patterns
     :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
     """
-    return _redact_reply(value, _known_secrets())
+    known = _known_secrets()
+    texts: list[str] = []
+    if _gather_texts(value, texts) and not _could_mask("\x00".join(texts), known):
+        return value
+    return _redact_reply(value, known)
+
+
+def _gather_texts(value: Any, texts: list[str]) -> bool:
+    """Append every string of a reply (dict keys included) to ``texts``, as :func:`_redact_reply`
+    visits them; False for a reply holding a model, which only :func:`_redact_reply` reads."""
+    if isinstance(value, str):
+        texts.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                texts.append(key)
+            elif not _gather_texts(key, texts):
+                return False
+            if isinstance(item, str):
+                texts.append(item)
+            elif not _gather_texts(item, texts):
+                return False
+    elif isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], str):
+            try:  # all strings (most replies): joined in C, by NUL as the reply's strings are
+                texts.append("\x00".join(value))
+                return True
+            except TypeError:
+                pass
+        for item in value:
+            if isinstance(item, str):
+                texts.append(item)
+            elif not _gather_texts(item, texts):
+                return False
+    elif isinstance(value, BaseModel):
+        return False
+    return True
+
+
+def _could_mask(text: str, known: frozenset[str]) -> bool:
+    """Could :func:`_redact_reply_text` change some string of ``text`` (a reply's strings joined
+    by NUL)? Each of its tests is a search that a match in one string also passes on the joined
+    text (no match holds a NUL, and a NUL before a word is a word boundary as a string's start
+    is), so False means no string of the reply changes: one search each for the whole reply."""
+    if known:
+        quick = _any_piece(known)
+        if quick is not None and quick.search(text) is not None:
+            return True
+    return "-" in text and _PATTERNS[1].search(text) is not None
 
 
 def _redact_reply(value: Any, known: frozenset[str]) -> Any:

@@ -38,13 +38,32 @@ class Usage(BaseModel):
 
     def add(self, other: Usage) -> None:
         """Accumulate ``other`` into this object in place."""
-        self.judge_calls += other.judge_calls
-        self.retries += other.retries
-        self.reused_calls += other.reused_calls
-        self.cached_calls += other.cached_calls
-        self.input_tokens = _plus(self.input_tokens, other.input_tokens)
-        self.output_tokens = _plus(self.output_tokens, other.output_tokens)
-        self.cost = _plus_cost(self.cost, other.cost)
+        # Every judge call adds twice (to its result and to the scorer): the fields are written
+        # as pydantic's assignment writes them when it validates none (into __dict__ and the set
+        # fields), in one update instead of one __setattr__ call per field.
+        mine, theirs = self.__dict__, other.__dict__
+        mine.update(
+            judge_calls=mine["judge_calls"] + theirs["judge_calls"],
+            retries=mine["retries"] + theirs["retries"],
+            reused_calls=mine["reused_calls"] + theirs["reused_calls"],
+            cached_calls=mine["cached_calls"] + theirs["cached_calls"],
+            input_tokens=_plus(mine["input_tokens"], theirs["input_tokens"]),
+            output_tokens=_plus(mine["output_tokens"], theirs["output_tokens"]),
+            cost=_plus_cost(mine["cost"], theirs["cost"]),
+        )
+        self.__pydantic_fields_set__.update(_ADDED_FIELDS)
+
+
+# The fields Usage.add sets, in the order it used to assign them.
+_ADDED_FIELDS = (
+    "judge_calls",
+    "retries",
+    "reused_calls",
+    "cached_calls",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+)
 
 
 # Costs are summed to whole picodollars: float addition depends on its order, and a result's

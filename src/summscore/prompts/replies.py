@@ -31,6 +31,12 @@ def _strings(value: Any) -> Any:
     if isinstance(value, (str, int, float)):
         value = [value]
     if isinstance(value, list):
+        try:  # all strings (most replies): nothing to coerce, as one test in C finds
+            "".join(value)
+        except TypeError:
+            pass
+        else:
+            return value
         out = []
         for item in value:
             if isinstance(item, bool):
