@@ -26,7 +26,13 @@ from summscore._redact import WINDOW, _redact_reply, redact_value, register_secr
 from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
-from summscore.prompts.replies import AnswersReply, ClaimsReply, VerdictsReply, _strings
+from summscore.prompts.replies import (
+    AnswersReply,
+    ClaimsReply,
+    VerdictsReply,
+    _coerce_items,
+    _strings,
+)
 from summscore.result import Usage
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
@@ -219,27 +225,6 @@ def test_usage_adds_as_field_by_field_assignment_did(parts: list[Usage], fresh: 
     assert fast.model_dump_json() == general.model_dump_json()
 
 
-def _old_strings(value: Any) -> Any:
-    """replies._strings as it was: every list copied item by item."""
-    if value is None:
-        return []
-    if isinstance(value, (str, int, float)):
-        value = [value]
-    if isinstance(value, list):
-        out = []
-        for item in value:
-            if isinstance(item, bool):
-                out.append("1" if item else "0")
-            elif isinstance(item, (int, float)):
-                out.append(str(int(item)) if float(item).is_integer() else str(item))
-            elif isinstance(item, dict) and len(item) == 1:
-                out.append(str(next(iter(item.values()))))
-            else:
-                out.append(item)
-        return out
-    return value
-
-
 class _Text(str):
     pass
 
@@ -260,8 +245,11 @@ class _Text(str):
         7,
     ],
 )
-def test_string_lists_are_coerced_as_item_by_item_coercion_did(answers: Any) -> None:
-    fast, general = _strings(answers), _old_strings(answers)
+def test_string_lists_are_coerced_as_item_by_item_coercion_does(answers: Any) -> None:
+    fast = _strings(answers)
+    if isinstance(answers, (str, int, float)):
+        answers = [answers]
+    general = _coerce_items(answers) if isinstance(answers, list) else answers or []
     assert type(fast) is type(general)
     assert fast == general
     if isinstance(general, list):

@@ -34,21 +34,26 @@ def _strings(value: Any) -> Any:
         try:  # all strings (most replies): nothing to coerce, as one test in C finds
             "".join(value)
         except TypeError:
-            pass
-        else:
-            return value
-        out = []
-        for item in value:
-            if isinstance(item, bool):
-                out.append("1" if item else "0")
-            elif isinstance(item, (int, float)):
-                out.append(str(int(item)) if float(item).is_integer() else str(item))
-            elif isinstance(item, dict) and len(item) == 1:
-                out.append(str(next(iter(item.values()))))
-            else:
-                out.append(item)
-        return out
+            return _coerce_items(value)
+        return value
     return value
+
+
+def _coerce_items(items: list[Any]) -> list[Any]:
+    """Each item of a reply's list as a string where a judge wrote it otherwise: booleans as
+    "1"/"0", whole numbers without ".0", a one-key object as its value; anything else as it is
+    (pydantic then names what is wrong)."""
+    out = []
+    for item in items:
+        if isinstance(item, bool):
+            out.append("1" if item else "0")
+        elif isinstance(item, (int, float)):
+            out.append(str(int(item)) if float(item).is_integer() else str(item))
+        elif isinstance(item, dict) and len(item) == 1:
+            out.append(str(next(iter(item.values()))))
+        else:
+            out.append(item)
+    return out
 
 
 class KeyphrasesReply(BaseModel):
