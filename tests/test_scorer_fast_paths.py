@@ -22,7 +22,8 @@ from summscore import SummarizationScorer
 from summscore._callpolicy import reply_usage
 from summscore._calls import CallLog, CallPolicy, JudgeCaller
 from summscore._jsonparse import _field_names, _fit_shape
-from summscore._redact import WINDOW, _redact_reply, redact_value, register_secret
+from summscore._redact import WINDOW, register_secret
+from summscore._redact_replies import _redact_reply, redact_value
 from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered

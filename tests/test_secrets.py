@@ -12,11 +12,11 @@ from pydantic import BaseModel, SecretStr
 from summscore._redact import (
     WINDOW,
     redact,
-    redact_value,
     register_secret,
     registered_secrets,
     shorten,
 )
+from summscore._redact_replies import redact_value
 from summscore.judges._errors import classify_exception
 from summscore.judges._secrets import is_secret_name, register_secrets_in
 

@@ -39,7 +39,8 @@ from ._callpolicy import (
     reply_usage,
 )
 from ._limiter import RequestLimiter
-from ._redact import redact, redact_value
+from ._redact import redact
+from ._redact_replies import keys_in, redact_value
 from ._replycache import ReplyCache, cache_identity
 from .errors import JudgeError, JudgeOutputError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
@@ -229,9 +230,10 @@ class JudgeCaller:
                 raise
             reply = await self._retry(log, request, exc)
         self._count(log, reply)
-        # A judge (or a gateway in front of it) may echo the caller's key: mask it before the
-        # reply is parsed, cached or quoted anywhere. (Nothing masked: the reply as it came.)
-        output = redact_value(reply.output)
+        # A judge (or a gateway in front of it) may echo the caller's key, or part of a key the
+        # source holds: mask it before the reply is parsed, cached or quoted anywhere. (Nothing
+        # masked: the reply as it came.)
+        output = redact_value(reply.output, keys_in(request.prompt or request.inputs))
         return reply if output is reply.output else dataclasses.replace(reply, output=output)
 
     async def _retry(

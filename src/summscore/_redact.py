@@ -11,6 +11,7 @@ that text goes through :func:`redact`. It masks:
 * bearer tokens, ``sk-`` style keys and ``api_key=...`` pairs, registered or not.
 
 Masking happens before any cut to length, so a key straddling a cut cannot escape in part.
+Judge replies are masked more narrowly (keys only, not prose), by :mod:`summscore._redact_replies`.
 :func:`install_log_redaction` applies the same masking to log records of summscore and of the
 HTTP and framework libraries the judges use.
 """
@@ -26,13 +27,10 @@ import traceback
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel
-
 __all__ = [
     "WINDOW",
     "install_log_redaction",
     "redact",
-    "redact_value",
     "register_secret",
     "registered_secrets",
     "shorten",
@@ -227,105 +225,6 @@ def shorten(text: str, limit: int) -> str:
     """Redact ``text``, then cut it to ``limit`` characters (in that order)."""
     text = redact(text)
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _redact_reply_text(text: str, known: frozenset[str]) -> str:
-    # Replies are data the scoring goes on with: only what is surely a key is masked (registered
-    # and environment secrets, sk- style keys), not prose such as "password: ..." or "bearer ...".
-    if not text:
-        return text
-    if known:
-        text = _mask_known(text, known)
-    return _PATTERNS[1].sub(_MASK, text) if "-" in text else text
-
-
-def redact_value(value: Any) -> Any:
-    """A judge's reply with every key in it masked: a string, a dict or list of them, or a
-    pydantic model. Returns ``value`` itself when nothing needed masking (a model whose dump
-    changed comes back as the masked dict, which the reply parser accepts like the model).
-
-    Masks registered and environment secrets and ``sk-`` style keys, not the looser patterns
-    :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
-    """
-    known = _known_secrets()
-    texts: list[str] = []
-    if _gather_texts(value, texts) and not _could_mask("\x00".join(texts), known):
-        return value
-    return _redact_reply(value, known)
-
-
-def _gather_texts(value: Any, texts: list[str]) -> bool:
-    """Append every string of a reply (dict keys included) to ``texts``, as :func:`_redact_reply`
-    visits them; False for a reply holding a model, which only :func:`_redact_reply` reads."""
-    if isinstance(value, str):
-        texts.append(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(key, str):
-                texts.append(key)
-            elif not _gather_texts(key, texts):
-                return False
-            if isinstance(item, str):
-                texts.append(item)
-            elif not _gather_texts(item, texts):
-                return False
-    elif isinstance(value, (list, tuple)):
-        if value and isinstance(value[0], str):
-            try:  # all strings (most replies): joined in C, by NUL as the reply's strings are
-                texts.append("\x00".join(value))
-                return True
-            except TypeError:
-                pass
-        for item in value:
-            if isinstance(item, str):
-                texts.append(item)
-            elif not _gather_texts(item, texts):
-                return False
-    elif isinstance(value, BaseModel):
-        return False
-    return True
-
-
-def _could_mask(text: str, known: frozenset[str]) -> bool:
-    """Could :func:`_redact_reply_text` change some string of ``text`` (a reply's strings joined
-    by NUL)? Each of its tests is a search that a match in one string also passes on the joined
-    text (no match holds a NUL, and a NUL before a word is a word boundary as a string's start
-    is), so False means no string of the reply changes: one search each for the whole reply."""
-    if known:
-        quick = _any_piece(known)
-        if quick is not None and quick.search(text) is not None:
-            return True
-    return "-" in text and _PATTERNS[1].search(text) is not None
-
-
-def _redact_reply(value: Any, known: frozenset[str]) -> Any:
-    if isinstance(value, str):
-        return _redact_reply_text(value, known)
-    if isinstance(value, BaseModel):
-        dumped = value.model_dump(mode="json")
-        cleaned = _redact_reply(dumped, known)
-        return value if cleaned == dumped else cleaned
-    # A container is rebuilt only when one of its parts changed; each part is compared by identity
-    # first, so an unchanged reply costs one pass, not a deep comparison at every level.
-    if isinstance(value, dict):
-        out = {}
-        changed = False
-        for key, item in value.items():
-            new_key = _redact_reply(key, known)
-            new_item = _redact_reply(item, known)
-            changed = changed or _differs(new_key, key) or _differs(new_item, item)
-            out[new_key] = new_item
-        return out if changed else value
-    if isinstance(value, (list, tuple)):
-        items = [_redact_reply(v, known) for v in value]
-        if any(_differs(new, old) for new, old in zip(items, value)):
-            return type(value)(items)
-        return value
-    return value
-
-
-def _differs(new: Any, old: Any) -> bool:
-    return new is not old and new != old
 
 
 # Log records: summscore's own, and those of the libraries a judge call passes through, are masked
