@@ -85,6 +85,7 @@ def _clear_analysis_caches() -> None:
 
     for module in (
         lexical._anchors,
+        lexical._doc,
         lexical._graded,
         lexical._match,
         lexical._text,
@@ -93,7 +94,7 @@ def _clear_analysis_caches() -> None:
         for value in vars(module).values():
             if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
-    lexical._text._cache = lexical._text._DocCache()
+    lexical._doc._cache = lexical._doc._DocCache()
 
 
 def main() -> None:

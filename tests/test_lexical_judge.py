@@ -329,7 +329,7 @@ def test_by_default_a_run_analyses_each_text_once(monkeypatch: pytest.MonkeyPatc
     import sys
     from pathlib import Path
 
-    from summscore.judges.lexical import _text
+    from summscore.judges.lexical import _doc
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from lexical_speed import make_pair
@@ -337,14 +337,14 @@ def test_by_default_a_run_analyses_each_text_once(monkeypatch: pytest.MonkeyPatc
     rng = random.Random(11)
     pairs = [make_pair(rng, words=120) for _ in range(150)]
     analysed: list[str] = []
-    real = _text._analyze
+    real = _doc._analyze
 
     def counting(text: str) -> Any:
         analysed.append(text)
         return real(text)
 
-    monkeypatch.setattr(_text, "_analyze", counting)
-    monkeypatch.setattr(_text, "_cache", _text._DocCache())
+    monkeypatch.setattr(_doc, "_analyze", counting)
+    monkeypatch.setattr(_doc, "_cache", _doc._DocCache())
     scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
     assert scorer.max_concurrency == 1
     assert all(r.ok for r in scorer.score_many(pairs, progress=False))

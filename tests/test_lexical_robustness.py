@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
+from summscore.judges.lexical._doc import analyze
 from summscore.judges.lexical._index import POSTING_LIMIT, TokenIndex
-from summscore.judges.lexical._text import analyze
 from summscore.judges.lexical._words import content_tokens, format_number, parse_number
 
 PRESETS = ("ragas", "deepeval", "mastra")

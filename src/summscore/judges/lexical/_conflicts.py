@@ -17,6 +17,7 @@ development sets, the claims it marked were all consistent (on the test cuts, 2 
 
 from __future__ import annotations
 
+from ._doc import Doc
 from ._lexicon import OPPOSITES, STOPWORDS
 from ._match import (
     abbreviated,
@@ -33,7 +34,7 @@ from ._match import (
     spelled_out,
     split_fragments,
 )
-from ._text import Doc, Span, negated_heads
+from ._text import Span, negated_heads
 from ._words import canon, has_cjk
 
 __all__ = ["Doubt", "contradicted"]

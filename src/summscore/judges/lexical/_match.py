@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ._doc import MEMO_LIMIT, Doc
 from ._lexicon import DEMONYMS
-from ._text import MEMO_LIMIT, Doc, Span, make_span
+from ._text import Span, make_span
 from ._words import content_tokens, normalize, stem
 
 __all__ = [

@@ -13,11 +13,12 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any
 
+from ._doc import Doc, analyze
 from ._graded import ABSENT, UNCONFIRMED, claim_support, source_grams
 from ._lexicon import COMMON_STARTS, STOPWORDS
 from ._repair import unglued, without_placeholders
 from ._support import CONTRADICTED, SUPPORTED, UNKNOWN, Verdict, judge_claim, judge_question
-from ._text import Doc, Span, analyze, make_span
+from ._text import Span, make_span
 from ._words import content_tokens, has_cjk, lowercase_words
 
 __all__ = [
