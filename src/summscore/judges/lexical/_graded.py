@@ -70,7 +70,7 @@ def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
 def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
     claims). ``lowered``: the text normalised and lower-cased, where the caller has it (its
-    analysis does, see :class:`._text.Doc`), so that it is not normalised again."""
+    analysis does, see :class:`._doc.Doc`), so that it is not normalised again."""
     units = _units(text) if lowered is None else _lowered_units(lowered)
     return Grams(frozenset(units), f" {' '.join(units)} ")
 
