@@ -424,11 +424,14 @@ def table(runs: Sequence[SystemRun]) -> str:
 # from the one recorded in STAMP by the last full run by hand (.ci/steps/real_model.sh).
 WATCHED = (
     "src/summscore/judges/openai_client.py",
+    "src/summscore/judges/_openai_format.py",
+    "src/summscore/judges/_openai_sdk.py",
     "src/summscore/judges/_fastpost.py",
     "src/summscore/judges/base.py",
     "src/summscore/judges/_errors.py",
     "src/summscore/judges/_secrets.py",
     "src/summscore/_calls.py",
+    "src/summscore/_sender.py",
     "src/summscore/_callpolicy.py",
     "src/summscore/_checks.py",
     "src/summscore/_jsonparse.py",

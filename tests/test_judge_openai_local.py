@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from summscore import JudgeError, SummarizationScorer
-from summscore.judges import OpenAIJudge
-from summscore.judges import openai_client as openai_judge
+from summscore.judges import OpenAIJudge, _openai_format
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
 from .test_judge_openai import REQUEST, Server, client, completion, httpx
@@ -30,9 +29,9 @@ def _llama_cpp_python(body: dict[str, Any]) -> Any:
 
 @pytest.fixture(autouse=True)
 def _forget_negotiations() -> Any:
-    openai_judge._negotiated.clear()
+    _openai_format._negotiated.clear()
     yield
-    openai_judge._negotiated.clear()
+    _openai_format._negotiated.clear()
 
 
 async def test_a_500_that_names_the_format_falls_back_to_json_mode() -> None:

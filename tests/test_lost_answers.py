@@ -20,9 +20,9 @@ _WATCHDOG = 60.0
 async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_latency(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import summscore._calls as calls
+    import summscore._sender as sender
 
-    monkeypatch.setattr(calls, "_STALL_FLOOR", 0.2)
+    monkeypatch.setattr(sender, "_STALL_FLOOR", 0.2)
     sent = 0
 
     class LosesTheFirst(ScriptedJudge):

@@ -15,44 +15,45 @@ several milliseconds of CPU per call. A ``create`` replaced by a tracing library
 opik, ...) is called as before, so what it records is unchanged. When the client also uses the
 SDK's default HTTP client, the same request (URL and headers built by the SDK) is sent with
 aiohttp instead of httpx, a sixth of the CPU (see ``_fastpost``).
+
+Structured-output negotiation lives in :mod:`._openai_format`; what the judge needs to know about
+the client it is given (direct posting, async or not, its connection pool) in :mod:`._openai_sdk`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import inspect
 import json
-import os
-import threading
-import types
 import weakref
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlparse
-
-from pydantic import BaseModel
 
 from ..errors import JudgeError
 from ._errors import classify_exception
 from ._fastpost import FastPost, fast_post_for
+from ._openai_format import (
+    _FORMAT_ORDER,
+    ResponseFormat,
+    _json_schema_format,
+    _negotiated,
+    _negotiated_lock,
+    _rejects_format,
+)
+from ._openai_sdk import (
+    _host_suffix,
+    _is_async_client,
+    _owns_default_pool,
+    _post_options,
+    _posts_directly,
+    _raw_response_type,
+    _without_sdk_retries,
+)
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
 
 __all__ = ["OpenAIJudge"]
 
-ResponseFormat = Literal["auto", "json_schema", "json_object", "text"]
-_FORMAT_ORDER: tuple[str, ...] = ("json_schema", "json_object", "text")
-_FORMAT_HINTS = ("response_format", "json_schema", "json_object", "schema", "format", "guided")
-# Statuses with which servers refuse a response_format they do not support. 500 is among them:
-# llama-cpp-python's server answers an unknown format with "internal_server_error" (its message
-# names the field); a 500 that does not name the format stays a transient error.
-_FORMAT_REFUSAL_STATUS = (400, 404, 415, 422, 500, 501)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
-
-# What each server accepted, by (base URL, model): a second judge for the same server starts
-# where the first one's negotiation ended instead of being refused again.
-_negotiated: dict[tuple[str, str], str] = {}
-_negotiated_lock = threading.Lock()
 
 
 class OpenAIJudge:
@@ -327,136 +328,5 @@ class OpenAIJudge:
         return f"OpenAIJudge(name={self.name!r}, response_format={self._format!r})"
 
 
-def _posts_directly(client: Any) -> bool:
-    """May requests skip ``chat.completions.create``? Only for the SDK's own clients whose
-    ``create`` and ``post`` are the SDK's, unwrapped (SUMMSCORE_OPENAI_SDK_PATH=1 forbids it)."""
-    if os.environ.get("SUMMSCORE_OPENAI_SDK_PATH", "") not in ("", "0"):
-        return False
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - openai is a dependency
-        return False
-    if not isinstance(client, (openai.OpenAI, openai.AsyncOpenAI)):
-        return False
-    try:
-        create = client.chat.completions.create
-    except Exception:
-        return False
-    post = getattr(client, "post", None)
-    return all(
-        isinstance(method, types.MethodType) and _defined_in_openai(method.__func__)
-        for method in (create, post)
-    )
-
-
-def _defined_in_openai(function: Any) -> bool:
-    """Is ``function``, and every function it wraps, defined inside the openai package?"""
-    import openai
-
-    root = os.path.dirname(openai.__file__ or "") + os.sep
-    for _ in range(8):
-        code = getattr(function, "__code__", None)
-        if not isinstance(function, types.FunctionType) or code is None:
-            return False
-        if not code.co_filename.startswith(root):
-            return False
-        function = getattr(function, "__wrapped__", None)
-        if function is None:
-            return True
-    return False
-
-
-def _post_options(timeout: float | None) -> dict[str, Any]:
-    """The request options ``chat.completions.create`` passes to ``post``."""
-    options: dict[str, Any] = {}
-    if timeout is not None:
-        options["timeout"] = timeout
-    try:
-        from openai._models import FinalRequestOptions
-
-        fields = FinalRequestOptions.model_fields
-    except (ImportError, AttributeError):  # pragma: no cover - a much older or newer SDK
-        fields = {}
-    if "security" in fields:  # openai >= 2.x: create() sends the bearer key, not the admin key
-        options["security"] = {"bearer_auth": True}
-    return options
-
-
-@functools.cache
-def _raw_response_type() -> Any:
-    """The response class of the HTTP library the installed openai is built on (httpx for openai
-    1.x and 2.x, httpx2 for 3.x): given as ``cast_to``, the SDK returns the response unparsed."""
-    from openai import _base_client
-
-    http = getattr(_base_client, "httpx", None) or getattr(_base_client, "httpx2", None)
-    return http.Response if http is not None else None
-
-
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _is_async_client(client: Any) -> bool:
-    import openai
-
-    if isinstance(client, openai.AsyncOpenAI):
-        return True
-    if isinstance(client, openai.OpenAI):
-        return False
-    return inspect.iscoroutinefunction(client.chat.completions.create)
-
-
-def _owns_default_pool(client: Any) -> bool:
-    """Is the client's HTTP client the one openai made itself (not one the user passed)?"""
-    from openai import _base_client
-
-    wrapper = getattr(_base_client, "AsyncHttpxClientWrapper", None)
-    return wrapper is not None and isinstance(getattr(client, "_client", None), wrapper)
-
-
-def _without_sdk_retries(client: Any) -> Any:
-    with_options = getattr(client, "with_options", None)
-    if with_options is None:
-        return client
-    try:
-        return with_options(max_retries=0)
-    except TypeError:
-        return client
-
-
-def _rejects_format(exc: BaseException) -> bool:
-    status = getattr(exc, "status_code", None)
-    if status not in _FORMAT_REFUSAL_STATUS:
-        return False
-    text = str(exc).lower()
-    body = getattr(exc, "body", None)
-    if body is not None:
-        text += " " + str(body).lower()
-    return any(hint in text for hint in _FORMAT_HINTS)
-
-
-@functools.lru_cache(maxsize=128)
-def _json_schema_format(schema: type[BaseModel]) -> dict[str, Any]:
-    """The ``response_format`` for a reply model, built once per model (it never changes)."""
-    return {
-        "type": "json_schema",
-        "json_schema": {
-            "name": _schema_name(schema.__name__),
-            "schema": schema.model_json_schema(),
-            "strict": False,
-        },
-    }
-
-
-def _schema_name(name: str) -> str:
-    cleaned = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in name)
-    return cleaned[:64] or "reply"
-
-
-def _host_suffix(client: Any) -> str:
-    base_url = str(getattr(client, "base_url", "") or "")
-    host = urlparse(base_url).hostname or ""
-    if not host or host == "api.openai.com":
-        return ""
-    port = urlparse(base_url).port
-    return f"@{host}:{port}" if port else f"@{host}"
