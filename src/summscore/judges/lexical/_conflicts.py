@@ -13,34 +13,36 @@ the matching passage pairs with another than the statement does ("the source put
 A statement that lists two pairs in another order or wording than the passage trips it
 ("the Patriots vs. the Chiefs and the Rams vs. the Saints"): on the validation cuts of the
 development sets, the claims it marked were all consistent (on the test cuts, 2 of 3).
+
+The structural checks (roles, attachment, slots, misattribution) are in :mod:`._structure`; this
+module orders the checks and words the reasons.
 """
 
 from __future__ import annotations
 
 from ._doc import Doc
-from ._lexicon import OPPOSITES, STOPWORDS
+from ._lexicon import OPPOSITES
 from ._match import (
-    abbreviated,
     anchor_in_doc,
-    anchor_in_span,
     clip,
-    contains_phrase,
     fragments,
-    matches_any,
-    name_tokens,
     pieces,
     ranked,
     recall,
-    spelled_out,
     split_fragments,
 )
+from ._structure import (
+    _detached,
+    _misattributed,
+    _reversed_roles,
+    _rival_names,
+    _slotted,
+    _swapped_amounts,
+)
 from ._text import Span, negated_heads
-from ._words import canon, has_cjk
 
 __all__ = ["Doubt", "contradicted"]
 
-_FILLER = frozenset("and the a an of in on at its their his her , 、 ，".split())
-_BOUNDARY = frozenset(". ; : ! ? 。 ； ： ！ ？ |".split())
 
 # ------------------------------------------------------------------------------ contradiction
 
@@ -68,241 +70,6 @@ def _rival_numbers(statement: Span, window: Span, missing: list[str]) -> list[st
         }
 
     return sorted(set().union(*(rivals(k) for k in missing)))
-
-
-def _rival_names(statement: Span, window: Span, missing: list[str] | None = None) -> list[str]:
-    """Names of the window that the statement does not have; with ``missing``, only those of the
-    same kind as a missing one (a weekday rivals a weekday, not a person)."""
-    kinds = {statement.kinds.get(k, "name") for k in missing} if missing else {"name"}
-    return sorted(
-        e
-        for e in window.entities
-        if window.kinds.get(e, "name") in kinds
-        and sum(ch.isalpha() for ch in e) >= 2  # no stray letter ("Â£1m" read in Latin-1)
-        and not matches_any(e, statement.entities)
-        and not contains_phrase(statement.text.lower(), e)
-        and not spelled_out(e, statement.text)
-        and not any(spelled_out(mine, window.text) for mine in statement.entities)
-        and not any(abbreviated(mine, statement, frozenset({e})) for mine in statement.entities)
-    )
-
-
-def _between(words: tuple[str, ...], a: int, b: int) -> set[str]:
-    low, high = (a, b) if a < b else (b, a)
-    return {w for w in words[low + 1 : high] if w not in _FILLER}
-
-
-def _reversed_roles(statement: Span, window: Span) -> tuple[str, str] | None:
-    """Two anchors in the opposite order around the same relation word, not explained by a
-    passive ("X bought Y" vs "Y was bought by X")."""
-    keys = [k for k in statement.positions if k in window.positions]
-    for i, a in enumerate(keys):
-        for b in keys[i + 1 :]:
-            if statement.kinds.get(a) != statement.kinds.get(b):
-                continue  # roles are swapped between two names, or two amounts, not across
-            sa, sb = statement.positions[a][0], statement.positions[b][0]
-            wa, wb = window.positions[a][0], window.positions[b][0]
-            if sa == sb or wa == wb or (sa < sb) == (wa < wb):
-                continue
-            if abs(sa - sb) > 12 or abs(wa - wb) > 12:
-                continue
-            if _crosses(statement.words, sa, sb, _BOUNDARY) or _crosses(
-                window.words, wa, wb, _BOUNDARY
-            ):
-                continue
-            mine = _between(statement.words, sa, sb)
-            theirs = _between(window.words, wa, wb)
-            if ("by" in mine) != ("by" in theirs):
-                continue
-            if any(word not in STOPWORDS for word in mine & theirs):  # a shared relation word
-                return a, b
-    return None
-
-
-def _neighbours(span: Span, index: int, reach: int = 3) -> set[str]:
-    """Plain content words (no names, no numbers) within ``reach`` words of ``index``, not
-    across punctuation."""
-    occupied = _occupied(span)
-    found: set[str] = set()
-    for step in range(1, reach + 1):
-        for i in (index - step, index + step):
-            if 0 <= i < len(span.words) and i not in occupied:
-                if _crosses(span.words, index, i, _BOUNDARY | {","}):
-                    continue
-                word = span.words[i]
-                if word.isalpha() and word not in STOPWORDS:
-                    found.add(canon(word))
-    return found
-
-
-def _occupied(span: Span) -> set[int]:
-    """Word indexes covered by an anchor (a name's words, a number)."""
-    return {
-        i + k
-        for key, where in span.positions.items()
-        for i in where
-        for k in range(len(key.split()))
-    }
-
-
-def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
-    """An amount the statement attaches to words the source attaches to another amount of the
-    same kind ("the company wants 6%" where the source has the union demand 6% and the company
-    offer 3.5%)."""
-    for key in statement.numbers & window.numbers:
-        if key not in statement.positions or key not in window.positions:
-            continue
-        mine = _neighbours(statement, statement.positions[key][0])
-        theirs = set().union(*(_neighbours(window, i) for i in window.positions[key]))
-        if not mine or mine & theirs:
-            continue
-        for other in window.numbers - {key}:
-            if other in statement.numbers or window.kinds.get(other) != statement.kinds.get(key):
-                continue
-            if window.units.get(other, "") != statement.units.get(key, ""):
-                continue
-            near_other = set().union(
-                *(_neighbours(window, i) for i in window.positions.get(other, ()))
-            )
-            if mine & near_other:
-                return key, other
-    return None
-
-
-def _detached(statement: Span, window: Span) -> tuple[str, str, str] | None:
-    """A pair of anchors side by side in the statement ("Hillary of Nepal") that the source
-    keeps apart, where the second sits beside another anchor of the statement instead."""
-    keys = [k for k in statement.positions if k in window.positions]
-    for a in keys:
-        for b in keys:
-            if a == b:
-                continue
-            sa, sb = statement.positions[a][0], statement.positions[b][0]
-            if not 0 < sb - sa <= 4 or _crosses(
-                statement.words, sa, sb, _BOUNDARY | {",", "、", "，"}
-            ):
-                continue
-            gap = min(abs(wb - wa) for wa in window.positions[a] for wb in window.positions[b])
-            if gap <= 6:
-                continue
-            if statement.kinds.get(a) != "name" or statement.kinds.get(b) != "name":
-                continue
-            for c in keys:
-                if c in (a, b) or statement.kinds.get(c) != "name" or _near(statement, b, c):
-                    continue  # b and c stand together in the statement too
-                for wb in window.positions[b]:
-                    for wc in window.positions[c]:
-                        if abs(wb - wc) <= 4 and not _crosses(window.words, wb, wc, _BOUNDARY):
-                            return a, b, c
-    return None
-
-
-def _near(span: Span, a: str, b: str, within: int = 4) -> bool:
-    return any(
-        abs(i - j) <= within and not _crosses(span.words, i, j, _BOUNDARY)
-        for i in span.positions.get(a, ())
-        for j in span.positions.get(b, ())
-    )
-
-
-def _crosses(words: tuple[str, ...], i: int, j: int, marks: frozenset[str]) -> bool:
-    low, high = (i, j) if i < j else (j, i)
-    return any(w in marks for w in words[low + 1 : high])
-
-
-def _slot(statement: Span, entity: str) -> tuple[str, int] | None:
-    """The content word nearest to ``entity`` in the statement (within four words, not across
-    punctuation), as (its comparable form, entity position minus word position)."""
-    if has_cjk(statement.text):
-        return None
-    start = statement.positions[entity][0]
-    end = start + len(entity.split()) - 1
-    occupied = _occupied(statement)
-    for step in (1, 2, 3, 4):
-        for index, origin in ((end + step, end), (start - step, start)):
-            if not 0 <= index < len(statement.words):
-                continue
-            if _crosses(statement.words, origin, index, _BOUNDARY | {",", "、", "，"}):
-                continue
-            word = statement.words[index]
-            if word in STOPWORDS or not word.isalpha() or index in occupied:
-                continue
-            return canon(word), start - index
-    return None
-
-
-_SPEECH = frozenset("said says told announced added stated reported confirmed wrote".split())
-
-
-def _speakers(clause: Span) -> set[str]:
-    """Names in a trailing attribution (", Eisai said"): the subject of what the clause says."""
-    words = clause.words
-    found: set[str] = set()
-    for key, where in clause.positions.items():
-        for i in where:
-            after = i + len(key.split())
-            if after < len(words) and words[after] in _SPEECH and i > 0 and words[i - 1] == ",":
-                found.add(key)
-    return found
-
-
-def _in_slot(clause: Span, word: str, distance: int, rivals: list[str]) -> list[str]:
-    """Rivals that stand where the statement's name stood, relative to the same content word;
-    for a name that came before the word (its subject), also the speaker the clause quotes."""
-    anchors = [j for j, w in enumerate(clause.words) if w.isalpha() and canon(w) == word]
-    found = [
-        r
-        for r in rivals
-        for j in anchors
-        for i in clause.positions.get(r, ())
-        if (i - j) * distance > 0 and abs((i - j) - distance) <= 2
-    ]
-    if distance < 0 and anchors:
-        found += [r for r in rivals if r in _speakers(clause)]
-    return found
-
-
-def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | None:
-    """A name of the statement that the source connects with other content: the source clause
-    that best carries the statement's content has another name in the same slot (next to the
-    same word), and where the statement's name appears, that content does not."""
-    if not statement.entities or len(statement.token_set) < 3:
-        return None
-    clauses = doc.clauses_sharing(statement.token_set)
-    for entity in sorted(statement.entities):
-        rest = statement.token_set - name_tokens(entity)
-        if len(rest) < 2 or not clauses:
-            continue
-        scored = [(len(rest & c.token_set) / len(rest), c) for c in clauses]
-        best_recall, best = max(scored, key=lambda item: item[0])
-        if best_recall < 0.6 or anchor_in_span(entity, statement, best):
-            continue
-        # (The slot and the rivals, dearer, are only looked for where a clause qualifies.)
-        slot = _slot(statement, entity) if entity in statement.positions else None
-        if slot is None:
-            continue
-        rivals = _rival_names(statement, best)
-        rivals = sorted(set(_in_slot(best, *slot, rivals))) if rivals else []
-        if not rivals:
-            continue
-        with_entity = [r for r, c in scored if anchor_in_span(entity, statement, c)]
-        if with_entity and max(with_entity) < 0.5:
-            return entity, rivals, best.text
-    return None
-
-
-def _slotted(statement: Span, window: Span, missing: list[str], rivals: list[str]) -> list[str]:
-    """The rivals that stand where a missing anchor stood (next to the same content word).
-    Without a usable slot (CJK text, no content word nearby) every rival counts."""
-    slots = [_slot(statement, m) for m in missing if m in statement.positions]
-    usable = [s for s in slots if s is not None]
-    if not usable:
-        return rivals
-    found = {r for slot in usable for r in _in_slot(window, *slot, rivals)}
-    # The subject slot: the statement opens with the missing name, the passage with a rival.
-    if any(statement.positions.get(m, (-1,))[0] == 0 for m in missing):
-        found |= {r for r in rivals if 0 in window.positions.get(r, ())}
-    return sorted(found)
 
 
 def _contradiction(
