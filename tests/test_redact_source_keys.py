@@ -100,3 +100,19 @@ def test_an_llm_judge_quoting_a_key_without_its_prefix_is_masked(tmp_path: Path)
     assert not leaked(out, SK)
     cached = "".join(p.read_text("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file())
     assert cached and not leaked(cached, SK)
+
+
+def test_a_report_shows_the_source_and_summary_with_their_keys_masked_and_prose_kept() -> None:
+    from summscore.report import ReportCase, render_report
+
+    source = (
+        f"Token {SK} leaked with Bearer {BEARER} and password: {PASSWORD}. The bearer instruments "
+        "were sold; the secret: patience."
+    )
+    summary = f"The token {SK} leaked, with the password {PASSWORD}."
+    result = SummarizationScorer(LexicalJudge(), preset="mastra").score(source, summary)
+    page = render_report([ReportCase("1", source, summary, result)])
+    for key in KEYS.values():
+        assert not leaked(page, key), leaked(page, key)
+    assert "password: ***." in page  # the sentence's own period is kept
+    assert "The bearer instruments were sold; the secret: patience." in page

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from . import _redact as _core
 from ._redact import _MASK, _PATTERNS, _any_piece, _mask_known
 
-__all__ = ["keys_in", "redact_value"]
+__all__ = ["keys_in", "redact_text", "redact_value"]
 
 
 def _redact_reply_text(text: str, known: frozenset[str]) -> str:
@@ -61,9 +61,11 @@ def _search_keys(text: str) -> frozenset[str]:
     found = set(_PATTERNS[1].findall(text)) if "k-" in text else set()
     lower = text.lower()  # the case-blind patterns run only where their words occur (~3 us)
     if "bearer" in lower:
-        found.update(v for v in _BEARER_VALUE.findall(text) if _looks_like_key(v))
+        found.update(
+            v for v in map(_unpunctuated, _BEARER_VALUE.findall(text)) if _looks_like_key(v)
+        )
     if any(word in lower for word in _PAIR_WORDS):
-        found.update(v for v in _PAIR_VALUE.findall(text) if _looks_like_key(v))
+        found.update(v for v in map(_unpunctuated, _PAIR_VALUE.findall(text)) if _looks_like_key(v))
     return frozenset(found)
 
 
@@ -76,8 +78,24 @@ _PAIR_VALUE = re.compile(
 _PAIR_WORDS = ("apikey", "api_key", "api-key", "access", "secret", "password")
 
 
+def _unpunctuated(value: str) -> str:
+    """A value without the punctuation that ends its sentence ("password: hunter2hunter2.")."""
+    return value.rstrip(".:!?)]}")
+
+
 def _looks_like_key(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+def redact_text(text: str, asked: frozenset[str] = frozenset()) -> str:
+    """A user's text (a source or summary a report shows) with the keys in it masked by the
+    rules replies are masked by: its own keys (:func:`keys_in`) and ``asked`` (those of the
+    texts shown beside it: a summary may repeat a key of its source in other words) included;
+    prose stays."""
+    if not text:
+        return text
+    known = _core._known_secrets() | keys_in(text) | asked
+    return _redact_reply_text(text, known) if _could_mask(text, known) else text
 
 
 def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:

@@ -1,5 +1,6 @@
 """The HTML fragments of the report page (see :mod:`summscore.report`): its head (figures,
-histogram, tables, controls) and one case's card. Every text from the data is escaped here."""
+histogram, tables, controls) and one case's card. Every text from the data is escaped here, and
+the keys a source or summary holds are masked (a report is shared; see ``_redact_replies``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._pricing import format_cost
+from ._redact_replies import keys_in, redact_text
 from ._report_assets import CSS
 from .result import SummaryResult
 from .stats import BatchSummary, histogram
@@ -127,8 +129,10 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
         parts.append(f'<div class="spend">{_e(_spend(r))}</div>')
     if r.error:
         parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
+    # A key in either text is masked in both (a summary may repeat its source's key).
+    keys = keys_in(case.source or "") | keys_in(case.summary or "")
     if case.summary is not None:
-        marked = _highlight(case.summary, [c.claim for c in unsupported])
+        marked = _highlight(redact_text(case.summary, keys), [c.claim for c in unsupported])
         parts.append(f'<div class="text" title="summary">{marked}</div>')
     missed = r.missed_questions
     if missed:
@@ -154,7 +158,8 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
         parts.append(f'<p class="warn">Warning: {_e(warning)}</p>')
     if case.source is not None:
         parts.append(
-            f'<details><summary>Source</summary><div class="text">{_e(case.source)}</div></details>'
+            f'<details><summary>Source</summary><div class="text">{_e(redact_text(case.source, keys))}'
+            "</div></details>"
         )
     parts.append("</section>")
     return "\n".join(parts)

@@ -92,7 +92,12 @@ class JudgeSender:
         # A judge (or a gateway in front of it) may echo the caller's key, or part of a key the
         # source holds: mask it before the reply is parsed, cached or quoted anywhere. (Nothing
         # masked: the reply as it came.)
-        output = redact_value(reply.output, keys_in(request.prompt or request.inputs))
+        # The keys of the request and of its case's source (a claim of the summary may repeat a
+        # key of the source without the words that mark it as one).
+        asked = keys_in(request.prompt or request.inputs)
+        if request.affinity:
+            asked |= keys_in(request.affinity)
+        output = redact_value(reply.output, asked)
         return reply if output is reply.output else dataclasses.replace(reply, output=output)
 
     async def _retry(
