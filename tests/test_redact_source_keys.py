@@ -1,8 +1,11 @@
-"""A key written in the source or summary does not come back in a result, even in part.
+"""A key written in a case's source, summary or questions does not come back in a result, even
+in part.
 
 A judge may quote such a key without the prefix that makes it look like one: the offline judge's
-keyphrases cut ``sk-proj-...`` at its hyphens, and an LLM may do the same. Keys found in the
-request are masked wherever any 12-character piece of them comes back in the reply.
+keyphrases cut ``sk-proj-...`` at its hyphens, and an LLM may do the same. The ``sk-`` style keys
+of a case's texts are masked wherever any 12-character piece of them comes back in a reply about
+the case (a cached reply included), and in the report. Bearer tokens and ``password:`` values in
+the texts stay prose, as they do in replies.
 """
 
 from __future__ import annotations
@@ -14,21 +17,18 @@ from typing import Any
 import pytest
 
 from summscore import SummarizationScorer
-from summscore._redact import WINDOW
-from summscore._redact_replies import keys_in, redact_value
+from summscore._redact import WINDOW, redact
+from summscore._redact_replies import case_keys, keys_in, redact_value, request_keys
 from summscore.judges import FunctionJudge, LexicalJudge
 
 SK = "sk-proj-Ab3dEf5hIj7kLm9nOp1qRs3tUv5wXy7z"
-BEARER = "Zq8wX2vB7nM4kL9pR3tYc5"
-PASSWORD = "hunter2Hunter2wx"
-KEYS = {"sk": SK, "bearer": BEARER, "password": PASSWORD}
+BODY = SK[len("sk-proj-") :]
 SOURCES = [
     "The deployment script printed the token {k} to the build log. The operators rotated "
     "the credential within an hour after the incident was reported.",
     "Token {k} leaked. It was rotated.",
     "{k}",
 ]
-FORMS = {"sk": "{}", "bearer": "Bearer {}", "password": "password: {}"}
 SUMMARY = "The deployment script leaked a token which was rotated within an hour."
 
 
@@ -36,58 +36,72 @@ def pieces(key: str) -> list[str]:
     return [key[i : i + WINDOW] for i in range(len(key) - WINDOW + 1)]
 
 
-def leaked(text: str, key: str) -> list[str]:
+def leaked(text: str, key: str = SK) -> list[str]:
     return [p for p in pieces(key) if p in text]
 
 
-def test_keys_in_finds_keys_of_each_style_and_not_prose() -> None:
-    text = f"a {SK} b Bearer {BEARER} c password: {PASSWORD} d"
-    assert keys_in(text) == {SK, BEARER, PASSWORD}
-    # Looked for in the strings of a request's inputs when the judge reads no prompt.
-    assert keys_in({"text": text, "n": 3, "claims": ["x", f"api_key={PASSWORD}"]}) == {
+def test_keys_in_finds_sk_keys_and_leaves_prose_alone() -> None:
+    assert keys_in(f"a {SK} b", "c sk-ant-api03-Zq8wX2vB7nM4kL9p d") == {
         SK,
-        BEARER,
-        PASSWORD,
+        "sk-ant-api03-Zq8wX2vB7nM4kL9p",
     }
-    # Prose: bearer bonds, a password that is a word, a hyphenated word ending in k.
-    prose = "The bearer instruments were sold; the password: swordfish was a back-end default."
+    prose = (
+        "She smiled: the secret: COVID-19 wards were opened. The bearer instruments were sold; "
+        "password=hashlib.sha256(salt) in the back-end."
+    )
     assert keys_in(prose) == frozenset()
-    assert keys_in("") == frozenset()
+    assert keys_in("", "no keys here") == frozenset()
+    # Outside a case: the prompt, or the strings of the inputs of a judge that reads no prompt.
+    assert request_keys(f"Summarise: {SK}", {}) == {SK}
+    assert request_keys("", {"text": f"x {SK}", "n": 3, "claims": ["y", "z"]}) == {SK}
 
 
-def test_a_piece_of_an_asked_key_is_masked_in_the_reply() -> None:
-    body = SK[len("sk-proj-") :]
-    reply = {"keyphrases": ["Token", body, "rotated"]}
+def test_a_piece_of_a_case_key_is_masked_in_the_reply() -> None:
+    reply = {"keyphrases": ["Token", BODY, "rotated"]}
     assert redact_value(reply) == reply  # the body alone does not look like a key
-    masked = redact_value(reply, keys_in(f"Token {SK} leaked."))
-    assert masked == {"keyphrases": ["Token", "***", "rotated"]}
+    assert redact_value(reply, keys_in(SK)) == {"keyphrases": ["Token", "***", "rotated"]}
     same = {"keyphrases": ["Token", "rotated"]}
-    assert redact_value(same, keys_in(f"Token {SK} leaked.")) is same
+    assert redact_value(same, keys_in(SK)) is same
+    # A reply that arrives as bytes is read as the reply parser reads it.
+    assert redact_value(json.dumps(reply).encode(), keys_in(SK)) == json.dumps(
+        {"keyphrases": ["Token", "***", "rotated"]}
+    )
+    raw = json.dumps(same).encode()
+    assert redact_value(raw, keys_in(SK)) is raw
 
 
 @pytest.mark.parametrize("preset", ["ragas", "deepeval", "mastra"])
-@pytest.mark.parametrize("style", sorted(KEYS))
-def test_the_offline_judge_returns_no_piece_of_a_key_in_the_source(preset: str, style: str) -> None:
-    key = KEYS[style]
+def test_the_offline_judge_returns_no_piece_of_a_key_in_the_source(preset: str) -> None:
     scorer = SummarizationScorer(LexicalJudge(), preset=preset)
     for template in SOURCES:
-        source = template.format(k=FORMS[style].format(key))
-        result = scorer.score(source, SUMMARY)
+        result = scorer.score(template.format(k=SK), SUMMARY)
         out = json.dumps(result.to_dict(), default=str) + repr(result)
-        assert not leaked(out, key), (template, leaked(out, key))
+        assert not leaked(out), (template, leaked(out))
+
+
+@pytest.mark.parametrize("preset", ["ragas", "deepeval", "mastra"])
+def test_a_key_named_only_in_the_summary_is_masked_in_replies_about_the_source(
+    preset: str,
+) -> None:
+    """The source holds the key's body with no prefix (nothing marks it as a key there); the
+    summary writes it whole. Source-side replies (keyphrases, questions, truths) are masked."""
+    source = f"The credential {BODY} was found in the build log. The operators rotated it."
+    summary = f"Alice found the key {SK} in the build log, and it was rotated."
+    result = SummarizationScorer(LexicalJudge(), preset=preset).score(source, summary)
+    out = json.dumps(result.to_dict(), default=str)
+    assert not leaked(out), leaked(out)
 
 
 def test_an_llm_judge_quoting_a_key_without_its_prefix_is_masked(tmp_path: Path) -> None:
     """A prompt-reading judge that lists the key body as a keyphrase: the result, and the reply
     cache on disk, hold no piece of it."""
-    body = SK[len("sk-proj-") :]
 
     def judge(prompt: str, schema: Any) -> Any:
         fields = schema.model_fields
         if "keyphrases" in fields:
-            return {"keyphrases": ["Token", body]}
+            return {"keyphrases": ["Token", BODY]}
         if "questions" in fields:
-            return {"questions": [f"Is {body} the leaked token?", "Was it rotated?"]}
+            return {"questions": [f"Is {BODY} the leaked token?", "Was it rotated?"]}
         if "answers" in fields:
             return {"answers": ["1", "1"]}
         raise AssertionError(f"unexpected schema {schema.__name__}")
@@ -96,23 +110,61 @@ def test_an_llm_judge_quoting_a_key_without_its_prefix_is_masked(tmp_path: Path)
     result = scorer.score(f"Token {SK} leaked. It was rotated.", SUMMARY)
     assert result.error is None
     assert result.keyphrases == ["Token", "***"]
-    out = json.dumps(result.to_dict(), default=str)
-    assert not leaked(out, SK)
+    assert not leaked(json.dumps(result.to_dict(), default=str))
     cached = "".join(p.read_text("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file())
-    assert cached and not leaked(cached, SK)
+    assert cached and not leaked(cached)
+
+
+def test_a_reply_cached_unmasked_is_masked_when_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache written before a key of the case was recognised as one (an older version, or a
+    reply stored outside a case) is masked again as it is read."""
+    import summscore.scorer as scorer_module
+
+    calls: list[str] = []
+
+    def judge(prompt: str, schema: Any) -> Any:
+        calls.append(schema.__name__)
+        fields = schema.model_fields
+        if "keyphrases" in fields:
+            return {"keyphrases": ["Token", BODY]}
+        if "questions" in fields:
+            return {"questions": ["Was it rotated?"]}
+        return {"answers": ["1"]}
+
+    source = f"Token {SK} leaked. It was rotated."
+    # First run: cases that know no keys, so the body is stored as the judge sent it.
+    with monkeypatch.context() as patched:
+        patched.setattr(scorer_module, "case_keys", lambda *texts: case_keys())
+        first = SummarizationScorer(FunctionJudge(judge), preset="ragas", reply_cache=tmp_path)
+        assert first.score(source, SUMMARY).keyphrases == ["Token", BODY]
+    asked = len(calls)
+    again = SummarizationScorer(FunctionJudge(judge), preset="ragas", reply_cache=tmp_path)
+    result = again.score(source, SUMMARY)
+    # The keyphrases came from the cache (masked, so the questions asked about them differ).
+    assert "ExtractedKeyphrases" not in calls[asked:]
+    assert result.keyphrases == ["Token", "***"]
+    assert not leaked(json.dumps(result.to_dict(), default=str))
 
 
 def test_a_report_shows_the_source_and_summary_with_their_keys_masked_and_prose_kept() -> None:
     from summscore.report import ReportCase, render_report
 
-    source = (
-        f"Token {SK} leaked with Bearer {BEARER} and password: {PASSWORD}. The bearer instruments "
-        "were sold; the secret: patience."
-    )
-    summary = f"The token {SK} leaked, with the password {PASSWORD}."
+    source = f"Token {SK} leaked. The bearer instruments were sold; the secret: patience."
+    summary = f"The token {BODY} leaked."  # the summary quotes the body only
     result = SummarizationScorer(LexicalJudge(), preset="mastra").score(source, summary)
     page = render_report([ReportCase("1", source, summary, result)])
-    for key in KEYS.values():
-        assert not leaked(page, key), leaked(page, key)
-    assert "password: ***." in page  # the sentence's own period is kept
+    assert not leaked(page), leaked(page)
     assert "The bearer instruments were sold; the secret: patience." in page
+
+
+def test_error_text_masks_env_style_and_quoted_key_values() -> None:
+    for text, masked in [
+        ("OPENAI_API_KEY=Zq8wX2vB7nM4kL9pR3tYc5", "OPENAI_API_KEY=***"),
+        ("DB_PASSWORD=hunter2Hunter2", "DB_PASSWORD=***"),
+        ("client_secret: 'abcd1234efgh'", "client_secret: '***'"),
+        ("API key: Zq8wX2vB7nM4", "API key: ***"),
+    ]:
+        assert redact(text) == masked
+    assert redact("the secret to success is patience") == "the secret to success is patience"

@@ -174,6 +174,8 @@ class JudgeCaller(JudgeSender):
         if self.cache is not None:
             cached = self.cache.get(self._cache_key(request))
             if cached is not None:
+                # Masked again as it is read: kept before a key of this case was known as one.
+                cached = self.masked(cached, request)
                 try:  # read as when it was kept (a reply cut off is kept only on a last attempt)
                     parsed = parse_reply(log, task, cached, reply_model, last=True)
                 except JudgeOutputError:

@@ -44,8 +44,11 @@ _MIN_SECRET = 6
 _PATTERNS = [
     re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}"),
+    # "OPENAI_API_KEY=...", "client_secret: '...'", "API key: ..." too (not "\b": "_" is a word
+    # character, so "\bapi_key" misses the variable names of .env files).
     re.compile(
-        r"(?i)\b(api[_-]?key|access[_-]?token|secret|password)(\"?\s*[:=]\s*\"?)[^\s\"',;&]{4,}"
+        r"(?i)(?<![A-Za-z0-9])(api[_ -]?key|access[_-]?token|secret|password)"
+        r"([\"']?\s*[:=]\s*[\"']?)[^\s\"',;&]{4,}"
     ),
 ]
 _SECRET_ENV_SUFFIXES = ("API_KEY", "APIKEY", "_TOKEN", "_SECRET", "_PASSWORD", "ACCESS_KEY")

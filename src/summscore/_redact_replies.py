@@ -2,14 +2,16 @@
 or put into a result.
 
 Replies are data the scoring goes on with, so only what is surely a key is masked: the registered
-and environment secrets of :mod:`summscore._redact`, ``sk-`` style keys, and the keys the request
-itself held (:func:`keys_in`), in whole or in any ``WINDOW``-long piece.
+and environment secrets of :mod:`summscore._redact`, ``sk-`` style keys, and the keys written in the
+texts of the case the reply is about (:func:`case_keys`), in whole or in any ``WINDOW``-long
+piece: a judge may quote such a key without the prefix that makes it look like one.
 """
 
 from __future__ import annotations
 
-import functools
-import re
+import contextlib
+import contextvars
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -17,7 +19,14 @@ from pydantic import BaseModel
 from . import _redact as _core
 from ._redact import _MASK, _PATTERNS, _any_piece, _mask_known
 
-__all__ = ["keys_in", "redact_text", "redact_value"]
+__all__ = [
+    "case_keys",
+    "current_case_keys",
+    "keys_in",
+    "redact_text",
+    "redact_value",
+    "request_keys",
+]
 
 
 def _redact_reply_text(text: str, known: frozenset[str]) -> str:
@@ -30,68 +39,56 @@ def _redact_reply_text(text: str, known: frozenset[str]) -> str:
     return _PATTERNS[1].sub(_MASK, text) if "-" in text else text
 
 
-def keys_in(request: Any) -> frozenset[str]:
-    """The keys written in a request to a judge (its prompt, or for a judge that reads no prompt
-    the strings of its inputs): the source or summary may hold one. ``sk-`` style keys, and
-    bearer tokens and ``api_key=``/``password:`` values that look like keys. A judge can echo a
-    key in part, without the prefix a pattern needs (a keyphrase cut at the hyphen):
-    :func:`redact_value` given them masks any ``WINDOW``-long run of them (all of a shorter
-    one)."""
-    if isinstance(request, str):
-        return _keys_in_text(request)
-    texts: list[str] = []
-    _gather_texts(dict(request), texts)
-    if len(texts) == 1:
-        return _keys_in_text(texts[0])
-    # One lookup per string: a source is in many requests, and its search is remembered.
-    return frozenset().union(*map(_keys_in_text, texts))
-
-
-def _keys_in_text(text: str) -> frozenset[str]:
-    # Remembered for the texts of ordinary size only: the memo holds its texts alive.
-    return _keys_in_short(text) if len(text) <= 65536 else _search_keys(text)
-
-
-@functools.lru_cache(maxsize=128)
-def _keys_in_short(text: str) -> frozenset[str]:
-    return _search_keys(text)
-
-
-def _search_keys(text: str) -> frozenset[str]:
-    found = set(_PATTERNS[1].findall(text)) if "k-" in text else set()
-    lower = text.lower()  # the case-blind patterns run only where their words occur (~3 us)
-    if "bearer" in lower:
-        found.update(
-            v for v in map(_unpunctuated, _BEARER_VALUE.findall(text)) if _looks_like_key(v)
-        )
-    if any(word in lower for word in _PAIR_WORDS):
-        found.update(v for v in map(_unpunctuated, _PAIR_VALUE.findall(text)) if _looks_like_key(v))
+def keys_in(*texts: str) -> frozenset[str]:
+    """The ``sk-`` style keys written in ``texts`` (a case's source, summary and questions, or a
+    request's prompt). A judge can echo such a key in part, without the prefix the pattern needs
+    (the offline judge's keyphrases cut ``sk-proj-...`` at its hyphens): :func:`redact_value`
+    given them masks any ``WINDOW``-long run of them. Bearer tokens and ``password:`` values stay
+    prose here ("the secret: COVID-19 wards" names no key), as they do in replies."""
+    found: set[str] = set()
+    for text in texts:
+        if "k-" in text:  # every such key holds "k-": most texts end here (~3 us for 3 kB)
+            found.update(_PATTERNS[1].findall(text))
     return frozenset(found)
 
 
-# A bearer token or a "password: ..." value of a request, masked in the reply only when it looks
-# like a key (8 or more characters, letters and digits): "bearer instruments" is prose.
-_BEARER_VALUE = re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{8,})")
-_PAIR_VALUE = re.compile(
-    r"(?i)\b(?:api[_-]?key|access[_-]?token|secret|password)\"?\s*[:=]\s*\"?([^\s\"',;&]{8,})"
+def request_keys(prompt: str, inputs: Mapping[str, Any]) -> frozenset[str]:
+    """:func:`keys_in` a request made outside a case: its prompt, or the strings of its inputs
+    for a judge that reads no prompt."""
+    if prompt:
+        return keys_in(prompt)
+    texts: list[str] = []
+    for value in inputs.values():
+        _gather_texts(value, texts)
+    return keys_in(*texts)
+
+
+_case_keys: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "summscore_case_keys", default=None
 )
-_PAIR_WORDS = ("apikey", "api_key", "api-key", "access", "secret", "password")
 
 
-def _unpunctuated(value: str) -> str:
-    """A value without the punctuation that ends its sentence ("password: hunter2hunter2.")."""
-    return value.rstrip(".:!?)]}")
+def current_case_keys() -> frozenset[str] | None:
+    """The keys of the case being scored in this task (None outside a case)."""
+    return _case_keys.get()
 
 
-def _looks_like_key(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+@contextlib.contextmanager
+def case_keys(*texts: str) -> Iterator[None]:
+    """Mask the keys of ``texts`` (a case's source, summary and questions) in every reply about
+    the case, source-side ones included: a key the summary names may come back in a question
+    about the source. Searched once per case, not once per request."""
+    token = _case_keys.set(keys_in(*texts))
+    try:
+        yield
+    finally:
+        _case_keys.reset(token)
 
 
 def redact_text(text: str, asked: frozenset[str] = frozenset()) -> str:
     """A user's text (a source or summary a report shows) with the keys in it masked by the
     rules replies are masked by: its own keys (:func:`keys_in`) and ``asked`` (those of the
-    texts shown beside it: a summary may repeat a key of its source in other words) included;
-    prose stays."""
+    texts shown beside it) included; prose stays."""
     if not text:
         return text
     known = _core._known_secrets() | keys_in(text) | asked
@@ -104,10 +101,14 @@ def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:
     changed comes back as the masked dict, which the reply parser accepts like the model).
 
     Masks registered and environment secrets, ``sk-`` style keys, and any ``WINDOW``-long run of
-    the keys in ``asked`` (those :func:`keys_in` found in the request); not the looser patterns
+    the keys in ``asked`` (the case's, see :func:`case_keys`); not the looser patterns
     :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
     """
     known = _core._known_secrets() | asked if asked else _core._known_secrets()
+    if isinstance(value, bytes):  # read as the reply parser reads it
+        text = value.decode("utf-8", "replace")
+        masked = _redact_reply_text(text, known) if _could_mask(text, known) else text
+        return value if masked == text else masked
     texts: list[str] = []
     if _gather_texts(value, texts) and not _could_mask("\x00".join(texts), known):
         return value

@@ -130,7 +130,7 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
     if r.error:
         parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
     # A key in either text is masked in both (a summary may repeat its source's key).
-    keys = keys_in(case.source or "") | keys_in(case.summary or "")
+    keys = keys_in(case.source or "", case.summary or "")
     if case.summary is not None:
         marked = _highlight(redact_text(case.summary, keys), [c.claim for c in unsupported])
         parts.append(f'<div class="text" title="summary">{marked}</div>')

@@ -33,7 +33,7 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 from ._callpolicy import CallLog, CallPolicy, is_auth_failure, is_rate_limit, reply_usage
 from ._limiter import RequestLimiter
 from ._redact import redact
-from ._redact_replies import keys_in, redact_value
+from ._redact_replies import current_case_keys, redact_value, request_keys
 from .errors import JudgeError, TransientJudgeError
 from .judges.base import Judge, JudgeReply, JudgeRequest
 from .result import Usage
@@ -90,13 +90,17 @@ class JudgeSender:
             reply = await self._retry(log, request, exc)
         self._count(log, reply)
         # A judge (or a gateway in front of it) may echo the caller's key, or part of a key the
-        # source holds: mask it before the reply is parsed, cached or quoted anywhere. (Nothing
-        # masked: the reply as it came.)
-        # The keys of the request and of its case's source (a claim of the summary may repeat a
-        # key of the source without the words that mark it as one).
-        asked = keys_in(request.prompt or request.inputs)
-        if request.affinity:
-            asked |= keys_in(request.affinity)
+        # case's texts hold: masked before the reply is parsed, cached or quoted anywhere.
+        return self.masked(reply, request)
+
+    @staticmethod
+    def masked(reply: JudgeReply, request: JudgeRequest) -> JudgeReply:
+        """``reply`` with every key masked (see :mod:`._redact_replies`): the caller's, and those
+        written in the case's texts (in the request's own texts outside a case). The reply itself
+        when nothing is masked."""
+        asked = current_case_keys()
+        if asked is None:
+            asked = request_keys(request.prompt, request.inputs)
         output = redact_value(reply.output, asked)
         return reply if output is reply.output else dataclasses.replace(reply, output=output)
 

@@ -17,6 +17,7 @@ from ._inputs import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_so
 from ._many import case_id, progress_bar, stream_cases
 from ._pricing import check_judge_fits
 from ._redact import redact
+from ._redact_replies import case_keys
 from ._runner import run_sync
 from ._scorer_setup import SHARED_OPTIONS, build_parts, check_limit
 from .judges import Judge
@@ -220,7 +221,9 @@ class SummarizationScorer:
         check_judge_fits(self.judge, text, field=fields.source)
         checked_summary = check_summary(summary, fields)
         questions = check_questions(assessment_questions, fields)
-        with case_affinity(text):  # one source's requests may be kept together (see _affinity)
+        # One source's requests may be kept together (see _affinity); a key any text of the case
+        # holds is masked in every reply about it (see _redact_replies).
+        with case_affinity(text), case_keys(text, checked_summary, *(questions or ())):
             return await self._ascore_checked(text, checked_summary, questions)
 
     async def _ascore_checked(
