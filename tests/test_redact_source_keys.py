@@ -168,3 +168,17 @@ def test_error_text_masks_env_style_and_quoted_key_values() -> None:
     ]:
         assert redact(text) == masked
     assert redact("the secret to success is patience") == "the secret to success is patience"
+
+
+@pytest.mark.parametrize("preset", ["ragas", "deepeval", "mastra"])
+def test_a_case_reusing_another_cases_source_work_gets_its_own_keys_masked(preset: str) -> None:
+    """The source side of a case is worked out once per source and reused by the next case with
+    that source; a key only the second case's summary names is masked in its result too."""
+    source = f"The credential {BODY} was found in the build log. The operators rotated it."
+    first = "The operators rotated a credential found in the build log."
+    second = f"Alice found the key {SK} in the build log, and it was rotated."
+    scorer = SummarizationScorer(LexicalJudge(), preset=preset)
+    results = scorer.score_many([(source, first), (source, second)], progress=False)
+    assert all(r.error is None for r in results)
+    out = json.dumps(results[1].to_dict(), default=str)
+    assert not leaked(out), leaked(out)

@@ -12,17 +12,20 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from . import _redact as _core
 from ._redact import _MASK, _PATTERNS, _any_piece, _mask_known
 
+M = TypeVar("M", bound=BaseModel)
+
 __all__ = [
     "case_keys",
     "current_case_keys",
     "keys_in",
+    "redact_result",
     "redact_text",
     "redact_value",
     "request_keys",
@@ -83,6 +86,18 @@ def case_keys(*texts: str) -> Iterator[None]:
         yield
     finally:
         _case_keys.reset(token)
+
+
+def redact_result(result: M) -> M:
+    """A case's result with the case's keys (:func:`case_keys`) masked in it, the result itself
+    when it holds none of them: a case may reuse the source side of an earlier case with the
+    same source, whose replies were masked with that case's keys, not this one's."""
+    keys = current_case_keys()
+    if not keys:
+        return result
+    dumped = result.model_dump()
+    cleaned = _redact_reply(dumped, keys)
+    return result if cleaned is dumped else type(result).model_validate(cleaned)
 
 
 def redact_text(text: str, asked: frozenset[str] = frozenset()) -> str:

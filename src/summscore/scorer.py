@@ -17,7 +17,7 @@ from ._inputs import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_so
 from ._many import case_id, progress_bar, stream_cases
 from ._pricing import check_judge_fits
 from ._redact import redact
-from ._redact_replies import case_keys
+from ._redact_replies import case_keys, redact_result
 from ._runner import run_sync
 from ._scorer_setup import SHARED_OPTIONS, build_parts, check_limit
 from .judges import Judge
@@ -224,7 +224,7 @@ class SummarizationScorer:
         # One source's requests may be kept together (see _affinity); a key any text of the case
         # holds is masked in every reply about it (see _redact_replies).
         with case_affinity(text), case_keys(text, checked_summary, *(questions or ())):
-            return await self._ascore_checked(text, checked_summary, questions)
+            return redact_result(await self._ascore_checked(text, checked_summary, questions))
 
     async def _ascore_checked(
         self, text: str, checked_summary: str, questions: tuple[str, ...] | None
