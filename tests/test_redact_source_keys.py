@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
 from summscore._redact import WINDOW, redact
@@ -182,3 +184,22 @@ def test_a_case_reusing_another_cases_source_work_gets_its_own_keys_masked(prese
     assert all(r.error is None for r in results)
     out = json.dumps(results[1].to_dict(), default=str)
     assert not leaked(out), leaked(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    body=st.text(alphabet="ABCdef0123456789xyzQ", min_size=12, max_size=40),
+    cuts=st.lists(st.tuples(st.integers(0, 40), st.integers(12, 40)), min_size=1, max_size=4),
+    noise=st.sampled_from(["", " ", "-", "_", "Token ", ", said "]),
+)
+def test_any_long_enough_piece_of_a_case_key_is_masked_wherever_it_lands(
+    body: str, cuts: list[tuple[int, int]], noise: str
+) -> None:
+    key = f"sk-proj-{body}"
+    keys = keys_in(f"The log held {key}.")
+    assert keys == {key}
+    quoted = [key[start : start + length] for start, length in cuts]
+    quoted = [q for q in quoted if len(q) >= WINDOW]
+    reply = {"keyphrases": [noise + q + noise for q in quoted], "n": [noise.join(quoted)]}
+    out = json.dumps(redact_value(reply, keys))
+    assert not leaked(out, key)
