@@ -11,6 +11,7 @@ the texts stay prose, as they do in replies.
 from __future__ import annotations
 
 import json
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from summscore import SummarizationScorer
 from summscore._redact import WINDOW, redact
 from summscore._redact_replies import case_keys, keys_in, redact_value, request_keys
+from summscore.errors import JudgeError
 from summscore.judges import FunctionJudge, LexicalJudge
 
 SK = "sk-proj-Ab3dEf5hIj7kLm9nOp1qRs3tUv5wXy7z"
@@ -203,3 +205,24 @@ def test_any_long_enough_piece_of_a_case_key_is_masked_wherever_it_lands(
     reply = {"keyphrases": [noise + q + noise for q in quoted], "n": [noise.join(quoted)]}
     out = json.dumps(redact_value(reply, keys))
     assert not leaked(out, key)
+
+
+def test_error_text_about_a_case_masks_a_piece_of_the_cases_key() -> None:
+    """A judge's error may quote the request: inside a case, error text is masked with the
+    case's keys too; outside it, the body alone is left (it does not look like a key)."""
+    message = f"400: could not read the claim about {BODY}"
+    assert redact(message) == message
+    with case_keys(f"Token {SK} leaked."):
+        assert redact(message) == "400: could not read the claim about ***"
+
+    def judge(prompt: str, schema: Any) -> Any:
+        raise ValueError(f"the model refused: {BODY}")
+
+    scorer = SummarizationScorer(FunctionJudge(judge), preset="deepeval")
+    with pytest.raises(JudgeError) as raised:  # a refusal is no transient failure: raised
+        scorer.score(f"Token {SK} leaked. It was rotated.", SUMMARY)
+    shown = (
+        str(raised.value) + repr(raised.value) + "".join(traceback.format_exception(raised.value))
+    )
+    assert "the model refused: ***" in shown
+    assert not leaked(shown)

@@ -18,6 +18,7 @@ HTTP and framework libraries the judges use.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import os
@@ -29,6 +30,7 @@ from typing import Any
 
 __all__ = [
     "WINDOW",
+    "current_case_keys",
     "install_log_redaction",
     "redact",
     "register_secret",
@@ -213,11 +215,25 @@ def _mask_known(text: str, known: frozenset[str] | None = None) -> str:
     return _mask_spans(text, spans)
 
 
+# The sk- keys written in the texts of the case being scored in this task (see
+# _redact_replies.case_keys): masked in replies, results and error text about the case.
+_case_keys: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "summscore_case_keys", default=None
+)
+
+
+def current_case_keys() -> frozenset[str] | None:
+    """The keys of the case being scored in this task (None outside a case)."""
+    return _case_keys.get()
+
+
 def redact(text: str) -> str:
-    """Return ``text`` with credentials masked."""
+    """Return ``text`` with credentials masked (the keys of the case being scored included: an
+    error may quote part of one)."""
     if not text:
         return text
-    text = _mask_known(text)
+    case = _case_keys.get()
+    text = _mask_known(text, _known_secrets() | case if case else None)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)

@@ -10,14 +10,13 @@ piece: a judge may quote such a key without the prefix that makes it look like o
 from __future__ import annotations
 
 import contextlib
-import contextvars
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from . import _redact as _core
-from ._redact import _MASK, _PATTERNS, _any_piece, _mask_known
+from ._redact import _MASK, _PATTERNS, _any_piece, _case_keys, _mask_known, current_case_keys
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -64,16 +63,6 @@ def request_keys(prompt: str, inputs: Mapping[str, Any]) -> frozenset[str]:
     for value in inputs.values():
         _gather_texts(value, texts)
     return keys_in(*texts)
-
-
-_case_keys: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
-    "summscore_case_keys", default=None
-)
-
-
-def current_case_keys() -> frozenset[str] | None:
-    """The keys of the case being scored in this task (None outside a case)."""
-    return _case_keys.get()
 
 
 @contextlib.contextmanager
