@@ -25,7 +25,6 @@ __all__ = [
     "current_case_keys",
     "keys_in",
     "redact_result",
-    "redact_text",
     "redact_value",
     "request_keys",
 ]
@@ -89,19 +88,9 @@ def redact_result(result: M) -> M:
     return result if cleaned is dumped else type(result).model_validate(cleaned)
 
 
-def redact_text(text: str, asked: frozenset[str] = frozenset()) -> str:
-    """A user's text (a source or summary a report shows) with the keys in it masked by the
-    rules replies are masked by: its own keys (:func:`keys_in`) and ``asked`` (those of the
-    texts shown beside it) included; prose stays."""
-    if not text:
-        return text
-    known = _core._known_secrets() | keys_in(text) | asked
-    return _redact_reply_text(text, known) if _could_mask(text, known) else text
-
-
 def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:
-    """A judge's reply with every key in it masked: a string, a dict or list of them, or a
-    pydantic model. Returns ``value`` itself when nothing needed masking (a model whose dump
+    """A judge's reply (or a case's text the report shows) with every key in it masked: a
+    string, a dict or list of them, or a pydantic model. Returns ``value`` itself when nothing needed masking (a model whose dump
     changed comes back as the masked dict, which the reply parser accepts like the model).
 
     Masks registered and environment secrets, ``sk-`` style keys, and any ``WINDOW``-long run of

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ._pricing import format_cost
-from ._redact_replies import keys_in, redact_text
+from ._redact_replies import keys_in, redact_value
 from ._report_assets import CSS
 from .result import SummaryResult
 from .stats import BatchSummary, histogram
@@ -132,7 +132,7 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
     # A key in either text is masked in both (a summary may repeat its source's key).
     keys = keys_in(case.source or "", case.summary or "")
     if case.summary is not None:
-        marked = _highlight(redact_text(case.summary, keys), [c.claim for c in unsupported])
+        marked = _highlight(redact_value(case.summary, keys), [c.claim for c in unsupported])
         parts.append(f'<div class="text" title="summary">{marked}</div>')
     missed = r.missed_questions
     if missed:
@@ -158,7 +158,7 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
         parts.append(f'<p class="warn">Warning: {_e(warning)}</p>')
     if case.source is not None:
         parts.append(
-            f'<details><summary>Source</summary><div class="text">{_e(redact_text(case.source, keys))}'
+            f'<details><summary>Source</summary><div class="text">{_e(redact_value(case.source, keys))}'
             "</div></details>"
         )
     parts.append("</section>")
