@@ -16,7 +16,7 @@ from typing import Any
 
 from ._anchors import Anchor, names, quantities
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
-from ._words import CJK, OTHER_WORD, content_tokens, has_cjk, normalize
+from ._words import CJK, OTHER_WORD, ascii_words, content_tokens, has_cjk, normalize
 
 __all__ = [
     "Span",
@@ -341,8 +341,9 @@ _START = itemgetter(2)
 @lru_cache(maxsize=2048)
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
-    tokens = tuple(content_tokens(text, question=question))
-    numbers = quantities(text)
+    words = ascii_words(text)  # (read once for the tokens and the numbers)
+    tokens = tuple(content_tokens(text, question=question, words=words))
+    numbers = quantities(text, words)
     entities = names(text)
     # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
     return _new_span(
