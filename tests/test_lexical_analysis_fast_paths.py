@@ -21,3 +21,9 @@ _NUMBER_PIECES = st.sampled_from(
 @given(st.lists(_NUMBER_PIECES, max_size=14).map("".join))
 def test_numbers_read_with_the_words_of_the_text_are_those_read_without(text: str) -> None:
     assert _anchors.quantities(text, _words.ascii_words(text)) == _anchors.quantities(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from(list("aAbzZ'-_ 0.,\n\t\x1c")), max_size=40))
+def test_lower_case_words_are_those_the_pattern_finds_in_the_whole_text(text: str) -> None:
+    assert _words.lowercase_words(text) == frozenset(_words._LOWER_ASCII_WORD.findall(text))
