@@ -23,29 +23,31 @@ from ._lexicon import (
     WEEKDAYS,
     WORD_NUMBERS,
 )
-from ._words import canon, format_number, has_cjk, lowercase_words, parse_number
+from ._words import WordMemo, canon, format_number, has_cjk, lowercase_words, parse_number
 
 __all__ = ["Anchor", "names", "quantities"]
 
 # ----------------------------------------------------------------------------------- numbers
 
-# A number is found by its digits, then its surroundings are read with anchored matches (much
+# A number is found by its digits, with what follows them (a scale, a percent sign, a currency
+# word) read in the same match, then what stands before it is read with an anchored match (much
 # faster than one pattern that tries a currency prefix at every position).
-# (The look-behind follows the first digit so that the search skips to digits.)
-_DIGITS = re.compile(r"\d(?<![A-Za-z0-9.]\d)\d*(?:[,.]\d+)*")
-_CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
-_AFTER_NUMBER = re.compile(
-    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmb](?![a-z])|万|億|亿|千))?"
-    r"\s?(?P<pct>%|percent\b|per cent\b|％|パーセント)?",
-    re.IGNORECASE,
+# (The look-behind follows the first digit so that the search skips to digits; what follows
+# them is a look-ahead, so the search for the next number starts right after the digits.)
+_NUMBER = re.compile(
+    r"\d(?<![A-Za-z0-9.]\d)\d*(?:[,.]\d+)*"
+    r"(?=(?P<after>(?i:(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[kmb](?![a-z])"
+    r"|万|億|亿|千))?\s?(?P<pct>%|percent\b|per cent\b|％|パーセント)?))"
+    r"(?P<money>(?i:\s*(?:dollars?|euros?|pounds?|yen|yuan|rupees?|元|円|ドル|美元)))?)"
 )
+_CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
+# A character every alternative of _CURRENCY_BEFORE holds: the search is skipped before numbers
+# with none of them in the four characters it reads (most numbers).
+_CURRENCY_MARKS = frozenset("$€£¥₹DRPYB")
 _WORD_NUMBER = re.compile(
     r"\b(" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b"
     r"(?:[\s-]+(thousand|million|billion|trillion))?(\s?(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
-)
-_CURRENCY_WORDS = re.compile(
-    r"\s*(?:dollars?|euros?|pounds?|yen|yuan|rupees?|元|円|ドル|美元)", re.I
 )
 
 
@@ -95,6 +97,23 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _NUMBER_WORDS = frozenset(WORD_NUMBERS)
 
 
+# What a word of a text says about its quantities (see quantities' ``words``).
+_IS_NUMBER, _HOLDS_NUMBER_WORD, _NEITHER = 1, 2, 0
+
+
+def _quantity_hint(word: str) -> int:
+    """_IS_NUMBER for a number ("2,500"), _HOLDS_NUMBER_WORD for a word with a number word
+    among its letter runs ("twenty-five", "Ten"), else _NEITHER."""
+    if word[0].isdigit():
+        return _IS_NUMBER
+    if _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(word.lower())):
+        return _NEITHER
+    return _HOLDS_NUMBER_WORD
+
+
+_QUANTITY_HINTS: WordMemo[int] = WordMemo(_quantity_hint)
+
+
 def _mangled_pound(text: str, start: int, scaled: bool) -> bool:
     """XSum and CNN/DM as research corpora ship write the pound sign as "#" ("# 1m", "#10.25m"):
     money where the "#" stands apart from the digits, as a tokeniser sets it, or the amount has
@@ -104,21 +123,32 @@ def _mangled_pound(text: str, start: int, scaled: bool) -> bool:
     return text[max(start - 2, 0) : start] == "# " or (scaled and text[start - 1] == "#")
 
 
-def quantities(text: str) -> list[Anchor]:
-    """Numbers in ``text`` with their kind and unit, in order of appearance."""
+def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
+    """Numbers in ``text`` with their kind and unit, in order of appearance. ``words``: the
+    text's :func:`._words.ascii_words`, where the caller has them: they tell whether it holds
+    digits or number words at all without reading it again."""
     found: list[Anchor] = []
+    if words is None:
+        digits = _DIGIT.search(text) is not None
+        spelled = not _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(text.lower()))
+    else:
+        hints = set(map(_QUANTITY_HINTS.__getitem__, words))
+        digits, spelled = _IS_NUMBER in hints, _HOLDS_NUMBER_WORD in hints
     pound = "#" in text  # (what _mangled_pound needs, looked for once)
-    for m in _DIGITS.finditer(text) if _DIGIT.search(text) is not None else ():
-        digits = m.group(0)
-        value = parse_number(digits)
+    for m in _NUMBER.finditer(text) if digits else ():
+        written = m.group(0)
+        value = parse_number(written)
         if value is None:
             continue
         start, stop = m.span()
-        currency = _CURRENCY_BEFORE.search(text, max(start - 4, 0), start)
-        after = _AFTER_NUMBER.match(text, stop)
-        assert after is not None  # (all of it is optional: an empty match at worst)
-        end = after.end()
-        scale_word, pct = after.group("scale", "pct")
+        end = m.end("after")
+        scale_word, pct, money_word = m.group("scale", "pct", "money")
+        lead = max(start - 4, 0)
+        currency = (
+            None
+            if _CURRENCY_MARKS.isdisjoint(text[lead:start])
+            else _CURRENCY_BEFORE.search(text, lead, start)
+        )
         scale = scale_word.lower() if scale_word else ""
         if scale:
             value *= SCALES.get(scale, 1.0)
@@ -129,23 +159,24 @@ def quantities(text: str) -> list[Anchor]:
             continue
         money = (
             currency is not None
-            or _CURRENCY_WORDS.match(text, end) is not None
+            or money_word is not None
             or (pound and _mangled_pound(text, start, bool(scale)))
         )
         plain = not scale and not money
-        ordinal = _ORDINAL.match(text, stop) if plain else None
+        # (An ordinal's suffix is written right after the digits.)
+        ordinal = _ORDINAL.match(text, stop) if plain and text[stop : stop + 1].isalpha() else None
         if ordinal:
             # "the 70th anniversary" ranks, it does not count: no rival of "two stations"
-            written = text[start : ordinal.end()]
+            as_written = text[start : ordinal.end()]
             found.append(
-                _new_anchor(Anchor, (format_number(value), "ordinal", start, written, "", False))
+                _new_anchor(Anchor, (format_number(value), "ordinal", start, as_written, "", False))
             )
             continue
-        is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in digits
+        is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in written
         kind = "year" if is_year else "amount"
         unit = "" if is_year else "money" if money else _unit_after(text, end)
         found.append(_new_anchor(Anchor, (format_number(value), kind, start, surface, unit, False)))
-    if not _NUMBER_WORDS.isdisjoint(_LATIN_WORD.findall(text.lower())):
+    if spelled:
         for m in _WORD_NUMBER.finditer(text):
             word = m.group(1).lower()
             if word == "one" and not m.group(2) and not m.group(3):

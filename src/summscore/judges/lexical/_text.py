@@ -16,7 +16,7 @@ from typing import Any
 
 from ._anchors import Anchor, names, quantities
 from ._lexicon import ABBREVIATIONS, NEGATION_CJK, NEGATIONS
-from ._words import CJK, OTHER_WORD, content_tokens, has_cjk, normalize
+from ._words import CJK, OTHER_WORD, ascii_words, content_tokens, has_cjk, normalize
 
 __all__ = [
     "Span",
@@ -112,15 +112,18 @@ _AFTER_COMMA = ("and", "while", "though", "yet")
 
 
 def _may_split(sentence: str) -> bool:
-    return any(mark in sentence for mark in _CLAUSE_MARKS) or (
-        "," in sentence and any(word in sentence for word in _AFTER_COMMA)
+    # (The substring tests are mapped in C: no Python frame per mark.)
+    return any(map(sentence.__contains__, _CLAUSE_MARKS)) or (
+        "," in sentence and any(map(sentence.__contains__, _AFTER_COMMA))
     )
 
 
 def split_clauses(sentence: str, min_tokens: int = 3) -> list[str]:
     """Split a long sentence into self-standing clauses; short fragments stay attached."""
-    pieces = _CLAUSE_SPLIT.split(sentence) if _may_split(sentence) else [sentence]
-    parts = [p.strip(" ,;") for p in pieces]
+    if not _may_split(sentence):  # one clause (most sentences): what the general code gives
+        whole = sentence.strip(" ,;")
+        return [whole] if whole else [sentence.strip()]
+    parts = [p.strip(" ,;") for p in _CLAUSE_SPLIT.split(sentence)]
     clauses: list[str] = []
     for part in parts:
         if not part:
@@ -341,8 +344,9 @@ _START = itemgetter(2)
 @lru_cache(maxsize=2048)
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
-    tokens = tuple(content_tokens(text, question=question))
-    numbers = quantities(text)
+    words = ascii_words(text)  # (read once for the tokens and the numbers)
+    tokens = tuple(content_tokens(text, question=question, words=words))
+    numbers = quantities(text, words)
     entities = names(text)
     # (Built with C-level maps over the anchors, named tuples of key, kind, start, surface, ...)
     return _new_span(

@@ -10,11 +10,15 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
 
 __all__ = [
+    "WordMemo",
+    "ascii_words",
     "canon",
     "content_tokens",
     "format_number",
@@ -24,6 +28,8 @@ __all__ = [
     "parse_number",
     "stem",
 ]
+
+_V = TypeVar("_V")
 
 # The Chinese, Japanese and Korean characters (a regex class body; the one definition).
 CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -250,11 +256,23 @@ def _cjk_tokens(run: str) -> list[str]:
     return tokens
 
 
-def content_tokens(text: str, *, question: bool = False) -> list[str]:
-    """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams."""
-    if text.isascii():  # words and numbers only: one memoised look-up each, all in C
+def ascii_words(text: str) -> list[str] | None:
+    """The words and numbers of an ASCII text as written, what its content tokens are made of;
+    None for other text. (Read once per sentence and handed to :func:`content_tokens` and
+    :func:`._anchors.quantities`: the search is most of what either would spend.)"""
+    return _ASCII_TOKEN.findall(text) if text.isascii() else None
+
+
+def content_tokens(
+    text: str, *, question: bool = False, words: list[str] | None = None
+) -> list[str]:
+    """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams.
+    ``words``: :func:`ascii_words` of ``text``, where the caller has them."""
+    if words is None and text.isascii():
+        words = _ASCII_TOKEN.findall(text)
+    if words is not None:  # words and numbers only: one memoised look-up each, all in C
         memo = _QUESTION_TOKENS if question else _PLAIN_TOKENS
-        return list(filter(None, map(memo.__getitem__, _ASCII_TOKEN.findall(text))))
+        return list(filter(None, map(memo.__getitem__, words)))
     out: list[str] = []
     for piece in _TOKEN.findall(text):
         first = piece[0]
@@ -267,27 +285,26 @@ def content_tokens(text: str, *, question: bool = False) -> list[str]:
     return out
 
 
-class _TokenMemo(dict[str, str]):
-    """Word or number -> its content token ("" for a stopword), worked out on first sight: a
-    dictionary whose hits are looked up in C, without the argument tuple an ``lru_cache`` of two
-    arguments builds (one look-up per word of every text). Emptied when full."""
+class WordMemo(dict[str, _V], Generic[_V]):
+    """Word -> ``work(word)``, worked out on first sight: a dictionary whose hits are looked up
+    in C (``map(memo.__getitem__, words)``), without the argument tuple an ``lru_cache``
+    builds (one look-up per word of every text). Emptied when full."""
 
-    def __init__(self, question: bool) -> None:
+    def __init__(self, work: Callable[[str], _V]) -> None:
         super().__init__()
-        self.question = question
+        self.work = work
 
-    def __missing__(self, piece: str) -> str:
+    def __missing__(self, word: str) -> _V:
         if len(self) >= _TOKEN_MEMO_LIMIT:
             self.clear()
-        token = self[piece] = _piece_token(piece, self.question)
-        return token
+        value = self[word] = self.work(word)
+        return value
 
     def cache_clear(self) -> None:
         self.clear()
 
 
 _TOKEN_MEMO_LIMIT = 65536
-_PLAIN_TOKENS, _QUESTION_TOKENS = _TokenMemo(False), _TokenMemo(True)
 
 
 @lru_cache(maxsize=65536)
@@ -307,6 +324,11 @@ def _word_token(piece: str, question: bool) -> str:
     if len(lower) < 2 or lower in STOPWORDS or (question and lower in QUESTION_WORDS):
         return ""
     return canon(lower)
+
+
+# Word or number -> its content token ("" for a stopword), in statements and in questions.
+_PLAIN_TOKENS: WordMemo[str] = WordMemo(lambda piece: _piece_token(piece, False))
+_QUESTION_TOKENS: WordMemo[str] = WordMemo(lambda piece: _piece_token(piece, True))
 
 
 # ---------------------------------------------------------------------------------- numbers
@@ -357,5 +379,17 @@ _LOWER_ASCII_WORD = re.compile(r"[a-z](?<![A-Za-z][a-z])[a-z'\-]+")
 
 def lowercase_words(text: str) -> frozenset[str]:
     """Words ``text`` writes in lower case: evidence that a capitalised form is no name."""
-    pattern = _LOWER_ASCII_WORD if text.isascii() else _LOWER_WORD
-    return frozenset(pattern.findall(text))
+    if not text.isascii():
+        return frozenset(_LOWER_WORD.findall(text))
+    # A word never spans a space, so the text's distinct pieces between spaces are read instead,
+    # and most of them, lower-case letters only, are words as they stand: only the others are
+    # searched (a third fewer instructions for a whole source, all of it in C).
+    pieces = set(text.split())
+    plain = set(filter(str.isalpha, filter(str.islower, pieces)))
+    found = _LOWER_ASCII_WORD.findall(" ".join(pieces - plain))
+    plain -= _LETTERS  # (a word has two letters or more)
+    plain.update(found)
+    return frozenset(plain)
+
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
