@@ -68,8 +68,17 @@ class Doc:
         sentences = self.sentences
         # (shared tokens, length in characters, sentence index, is a pair starting there)
         scored = [(-n, len(sentences[i].text), i, False) for i, n in shared.items()]
+        # A pair shares at most what its two sentences share: one that cannot reach the
+        # ``top``-th best sentence's count cannot be among the best, and its tokens are not
+        # counted. (Exact where every count is: no token is in more than POSTING_LIMIT
+        # sentences, so a sentence missing from ``shared`` shares nothing.)
+        bar = 0
+        if len(scored) >= top and len(sentences) <= POSTING_LIMIT:
+            bar = heapq.nlargest(top, shared.values())[-1]
         pair_tokens = self._pair_tokens
         for i in {j for k in shared for j in (k - 1, k) if 0 <= j < len(sentences) - 1}:
+            if bar and shared.get(i, 0) + shared.get(i + 1, 0) < bar:
+                continue
             held = pair_tokens.get(i)
             if held is None:
                 held = pair_tokens[i] = sentences[i].token_set | sentences[i + 1].token_set
