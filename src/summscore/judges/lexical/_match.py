@@ -127,8 +127,10 @@ def contains_phrase(text: str, phrase: str) -> bool:
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
+@lru_cache(maxsize=4096)
 def _acronym_letters(acronym: str) -> str | None:
-    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None."""
+    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None (memoised:
+    every name of a passage is asked whether it spells out a statement's)."""
     letters = acronym.replace(".", "")
     if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
         return None
