@@ -3,7 +3,6 @@ adjacent sentences, analysed once and memoised (:func:`analyze`)."""
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -66,16 +65,32 @@ class Doc:
         if not shared:
             return self.sentences[:1]
         sentences = self.sentences
-        # (shared tokens, length in characters, sentence index, is a pair starting there)
-        scored = [(-n, len(sentences[i].text), i, False) for i, n in shared.items()]
+        # Only a window sharing as many tokens as the ``top``-th best sentence can be among the
+        # best: keys are made for those alone. A pair shares at most what its two sentences
+        # share, so one that cannot reach that count is not counted at all. (Exact where every
+        # count is: no token is in more than POSTING_LIMIT sentences, so a sentence missing
+        # from ``shared`` shares nothing.)
+        counts = sorted(shared.values(), reverse=True)
+        bar = counts[min(top, len(counts)) - 1]
+        bounded = len(sentences) <= POSTING_LIMIT
+        # (minus the tokens shared, length in characters, sentence index, is a pair from there)
+        scored = [(-n, len(sentences[i].text), i, False) for i, n in shared.items() if n >= bar]
         pair_tokens = self._pair_tokens
-        for i in {j for k in shared for j in (k - 1, k) if 0 <= j < len(sentences) - 1}:
+        # (A pair that can reach ``bar`` has a sentence holding half of it.)
+        half = (bar + 1) // 2 if bounded else 0
+        last = len(sentences) - 1
+        for i in {j for k, n in shared.items() if n >= half for j in (k - 1, k) if 0 <= j < last}:
+            if bounded and shared.get(i, 0) + shared.get(i + 1, 0) < bar:
+                continue
             held = pair_tokens.get(i)
             if held is None:
                 held = pair_tokens[i] = sentences[i].token_set | sentences[i + 1].token_set
             n = len(tokens & held)
-            scored.append((-n, len(sentences[i].text) + len(sentences[i + 1].text) + 1, i, True))
-        best = heapq.nsmallest(top, scored)
+            if n >= bar:
+                length = len(sentences[i].text) + len(sentences[i + 1].text) + 1
+                scored.append((-n, length, i, True))
+        scored.sort()
+        best = scored[:top]
         found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
         if len(self._best) < MEMO_LIMIT or known is not None:
             self._best[tokens] = (top, found)

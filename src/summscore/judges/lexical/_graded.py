@@ -62,10 +62,6 @@ def _lowered_units(lowered: str) -> list[str]:
     return (_ASCII_UNIT if lowered.isascii() else _UNIT).findall(lowered)
 
 
-def _grams(units: list[str], n: int) -> list[tuple[str, ...]]:
-    return list(zip(*(units[i:] for i in range(n))))
-
-
 @lru_cache(maxsize=64)
 def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
@@ -75,25 +71,23 @@ def source_grams(text: str, lowered: str | None = None) -> Grams:
     return Grams(frozenset(units), f" {' '.join(units)} ")
 
 
-def _held(gram: tuple[str, ...], grams: Grams) -> bool:
-    """Is ``gram`` (one or more words) a run of consecutive words of the source?"""
-    words = grams.words
-    if len(gram) == 1:
-        return gram[0] in words
-    if not all(word in words for word in gram):
-        return False  # a word the source never uses: no run of its words is this one
-    return f" {' '.join(gram)} " in grams.joined
-
-
 def claim_support(claim: str, grams: Grams) -> float:
     """The square root of the mean, over the lengths the claim is long enough for, of the share
     of the claim's n-grams found in the source (``grams`` from :func:`source_grams`); 1 for a
     claim with no word at all (nothing in it can be unsupported)."""
     units = _units(claim)
-    shares = []
-    for n in range(1, _LONGEST + 1):
-        mine = _grams(units, n)
-        if not mine:
-            break
-        shares.append(sum(1 for g in mine if _held(g, grams)) / len(mine))
-    return math.sqrt(sum(shares) / len(shares)) if shares else 1.0
+    if not units:
+        return 1.0
+    # Which of the claim's words the source uses, asked once per word (in C): an n-gram with a
+    # word the source never uses is no run of its words, and is not looked for.
+    known = list(map(grams.words.__contains__, units))
+    shares = [sum(known) / len(units)]
+    for n in range(2, min(_LONGEST, len(units)) + 1):
+        starts = range(len(units) - n + 1)
+        held = sum(
+            1
+            for i in starts
+            if all(known[i : i + n]) and f" {' '.join(units[i : i + n])} " in grams.joined
+        )
+        shares.append(held / len(starts))
+    return math.sqrt(sum(shares) / len(shares))

@@ -45,9 +45,16 @@ def names_match(a: str, b: str) -> bool:
     compared by stem ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~
     "university of oxford", "socialists" ~ "socialist party"), countries also by their
     adjectives and short names ("japanese" ~ "japan", "us" ~ "america")."""
-    if a == b or _same_name(a, b):
+    if a == b:
         return True
-    (bare_a, place_a), (bare_b, place_b) = _forms(a), _forms(b)
+    (bare_a, place_a, plain_a, stems_a), (bare_b, place_b, plain_b, stems_b) = _forms(a), _forms(b)
+    if plain_a and plain_b and stems_a.isdisjoint(stems_b) and a not in b and b not in a:
+        # Most pairs of names: no honorific, no country, no shared stem and neither inside the
+        # other, so no test below can hold (a phrase of one inside the other is a substring;
+        # a run of one's stems inside the other's holds its first stem). Told apart cheaply.
+        return False
+    if _same_name(a, b):
+        return True
     if (bare_a != a or bare_b != b) and bare_a and bare_b and _same_name(bare_a, bare_b):
         return True  # "mr balls" ~ "ed balls", "dr hill" ~ "adrian hill"
     if place_a == a and place_b == b:
@@ -56,10 +63,12 @@ def names_match(a: str, b: str) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _forms(name: str) -> tuple[str, str]:
-    """``name`` without a leading honorific, and with its countries written out (memoised: a
-    text's names are each compared with every name of the statements judged against it)."""
-    return _bare(name), _place(name)
+def _forms(name: str) -> tuple[str, str, bool, frozenset[str]]:
+    """``name`` without a leading honorific, with its countries written out, whether both are
+    the name itself, and its stems (memoised: a text's names are each compared with every name
+    of the statements judged against it)."""
+    bare, place = _bare(name), _place(name)
+    return bare, place, bare == name and place == name, frozenset(_stems(name))
 
 
 _HONORIFICS = frozenset("mr mrs ms miss dr prof sir dame lord lady".split())
@@ -118,8 +127,10 @@ def contains_phrase(text: str, phrase: str) -> bool:
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
+@lru_cache(maxsize=4096)
 def _acronym_letters(acronym: str) -> str | None:
-    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None."""
+    """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None (memoised:
+    every name of a passage is asked whether it spells out a statement's)."""
     letters = acronym.replace(".", "")
     if not 2 <= len(letters) <= 6 or not letters.isalpha() or " " in acronym:
         return None
@@ -129,7 +140,7 @@ def _acronym_letters(acronym: str) -> str | None:
 def _may_spell_out(letters: str, text: str) -> bool:
     """Does ``text`` hold every initial the spelled-out form needs? (Compiling an acronym's
     pattern costs far more than this test, and most texts fail it.)"""
-    return all(ch.upper() in text for ch in letters)
+    return all(map(text.__contains__, map(str.upper, letters)))  # (each letter's capital)
 
 
 @lru_cache(maxsize=1024)

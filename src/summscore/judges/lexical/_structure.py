@@ -11,6 +11,8 @@ goes with which thing, read from word positions.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ._doc import Doc
 from ._lexicon import STOPWORDS
 from ._match import (
@@ -26,23 +28,35 @@ from ._words import canon, has_cjk
 
 _FILLER = frozenset("and the a an of in on at its their his her , 、 ，".split())
 _BOUNDARY = frozenset(". ; : ! ? 。 ； ： ！ ？ |".split())
+_TOKEN_SET = attrgetter("token_set")
 
 
 def _rival_names(statement: Span, window: Span, missing: list[str] | None = None) -> list[str]:
     """Names of the window that the statement does not have; with ``missing``, only those of the
     same kind as a missing one (a weekday rivals a weekday, not a person)."""
     kinds = {statement.kinds.get(k, "name") for k in missing} if missing else {"name"}
-    return sorted(
+    lowered = statement.text.lower()
+    found = [
         e
         for e in window.entities
         if window.kinds.get(e, "name") in kinds
-        and sum(ch.isalpha() for ch in e) >= 2  # no stray letter ("Â£1m" read in Latin-1)
+        and sum(map(str.isalpha, e)) >= 2  # no stray letter ("Â£1m" read in Latin-1)
         and not matches_any(e, statement.entities)
-        and not contains_phrase(statement.text.lower(), e)
+        and not contains_phrase(lowered, e)
         and not spelled_out(e, statement.text)
-        and not any(spelled_out(mine, window.text) for mine in statement.entities)
-        and not any(abbreviated(mine, statement, frozenset({e})) for mine in statement.entities)
-    )
+        and not _abbreviated_by(e, statement)
+    ]
+    # A name of the statement spelled out in the window leaves it no rival (one question for
+    # all the window's names, asked only where some are left).
+    if found and any(spelled_out(mine, window.text) for mine in statement.entities):
+        return []
+    return sorted(found)
+
+
+def _abbreviated_by(name: str, statement: Span) -> bool:
+    """Does ``name`` abbreviate part of a name the statement spells out?"""
+    alone = frozenset((name,))
+    return any(abbreviated(mine, statement, alone) for mine in statement.entities)
 
 
 def _between(words: tuple[str, ...], a: int, b: int) -> set[str]:
@@ -53,6 +67,8 @@ def _between(words: tuple[str, ...], a: int, b: int) -> set[str]:
 def _reversed_roles(statement: Span, window: Span) -> tuple[str, str] | None:
     """Two anchors in the opposite order around the same relation word, not explained by a
     passive ("X bought Y" vs "Y was bought by X")."""
+    if len(statement.anchors & window.anchors) < 2:
+        return None  # (no pair of anchors to turn round: their positions are not worked out)
     keys = [k for k in statement.positions if k in window.positions]
     for i, a in enumerate(keys):
         for b in keys[i + 1 :]:
@@ -130,6 +146,8 @@ def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
 def _detached(statement: Span, window: Span) -> tuple[str, str, str] | None:
     """A pair of anchors side by side in the statement ("Hillary of Nepal") that the source
     keeps apart, where the second sits beside another anchor of the statement instead."""
+    if len(statement.anchors & window.anchors) < 3:
+        return None  # (three anchors or none: their positions are not worked out)
     keys = [k for k in statement.positions if k in window.positions]
     for a in keys:
         for b in keys:
@@ -227,12 +245,16 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
     if not statement.entities or len(statement.token_set) < 3:
         return None
     clauses = doc.clauses_sharing(statement.token_set)
+    held = list(map(_TOKEN_SET, clauses))
     for entity in sorted(statement.entities):
         rest = statement.token_set - name_tokens(entity)
         if len(rest) < 2 or not clauses:
             continue
-        scored = [(len(rest & c.token_set) / len(rest), c) for c in clauses]
-        best_recall, best = max(scored, key=lambda item: item[0])
+        # (The overlaps with every clause are counted in C; the first clause of the largest is
+        # the best, as ``max`` picks it.)
+        shared = list(map(len, map(rest.intersection, held)))
+        most = max(shared)
+        best_recall, best = most / len(rest), clauses[shared.index(most)]
         if best_recall < 0.6 or anchor_in_span(entity, statement, best):
             continue
         # (The slot and the rivals, dearer, are only looked for where a clause qualifies.)
@@ -243,7 +265,11 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
         rivals = sorted(set(_in_slot(best, *slot, rivals))) if rivals else []
         if not rivals:
             continue
-        with_entity = [r for r, c in scored if anchor_in_span(entity, statement, c)]
+        with_entity = [
+            n / len(rest)
+            for n, c in zip(shared, clauses, strict=True)
+            if anchor_in_span(entity, statement, c)
+        ]
         if with_entity and max(with_entity) < 0.5:
             return entity, rivals, best.text
     return None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from itertools import chain
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain, islice
 from operator import attrgetter
 from typing import Any
 
@@ -82,7 +82,7 @@ def extract_truths(text: str, limit: int | None = None) -> list[str]:
         return [c.text for c in clauses]
     if limit <= 0:
         return []
-    chosen = {id(c) for c in _rank_salient(clauses)[:limit]}
+    chosen = {id(c) for c in _most_salient(clauses, limit)}
     return [c.text for c in clauses if id(c) in chosen]
 
 
@@ -201,13 +201,22 @@ def keyphrase_questions(text: str, keyphrases: Sequence[str], minimum: int = 3) 
 def salient_questions(text: str, n: int) -> list[str]:
     """``n`` closed questions about the text's most important statements, in text order."""
     clauses = _informative_clauses(text)
-    chosen = {id(c) for c in _rank_salient(clauses)[:n]}
+    chosen = {id(c) for c in _most_salient(clauses, n)}
     common = _read(text).common
     return [_as_question(c.text, common) for c in clauses if id(c) in chosen]
 
 
-def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
-    """Clauses by importance: central vocabulary, anchors, early position; near-duplicates last."""
+def _most_salient(clauses: Sequence[Span], n: int) -> list[Span]:
+    """The first ``n`` clauses by importance (a negative ``n`` counts from the end, as a slice
+    does). Only as many near-duplicate checks are made as the first ``n`` need."""
+    ranked = _rank_salient(clauses)
+    return list(islice(ranked, n)) if n >= 0 else list(ranked)[:n]
+
+
+def _rank_salient(clauses: Sequence[Span]) -> Iterator[Span]:
+    """Clauses by importance: central vocabulary, anchors, early position; near-duplicates last.
+    (Yielded one by one: callers take the first few, and the near-duplicate check of a clause
+    reads only the clauses before it.)"""
     frequency = Counter(chain.from_iterable(map(_TOKEN_SET, clauses)))  # counted in C
     scored: list[tuple[float, int, Span]] = []
     for index, span in enumerate(clauses):
@@ -222,7 +231,8 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
         # (Negated, so that a plain sort puts the best first; indexes differ, spans are not compared.)
         scored.append((-(centrality * 0.4 + anchors + position + length), index, span))
     scored.sort()
-    picked: list[Span] = []
+    picked: set[int] = set()  # (by id: one span may stand for two equal clauses)
+    skipped: list[Span] = []
     head: list[frozenset[str]] = []  # the token sets of the first picks
     for _, _, span in scored:
         # Near-duplicates are looked for among the first picks only: linear in long texts. (A
@@ -230,13 +240,13 @@ def _rank_salient(clauses: Sequence[Span]) -> list[Span]:
         # are counted in C.)
         tokens = span.token_set
         if head and max(map(len, map(tokens.intersection, head))) / len(tokens) > 0.7:
+            skipped.append(span)
             continue
-        picked.append(span)
+        picked.add(id(span))
+        yield span
         if len(head) < _DEDUPLICATED:
             head.append(tokens)
-    chosen = {id(p) for p in picked}
-    picked += [span for _, _, span in scored if id(span) not in chosen]
-    return picked
+    yield from (span for span in skipped if id(span) not in picked)
 
 
 # ---------------------------------------------------------------------------------- judging
