@@ -90,8 +90,9 @@ def redact_result(result: M) -> M:
 
 def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:
     """A judge's reply (or a case's text the report shows) with every key in it masked: a
-    string, a dict or list of them, or a pydantic model. Returns ``value`` itself when nothing needed masking (a model whose dump
-    changed comes back as the masked dict, which the reply parser accepts like the model).
+    string, a dict or list of them, or a pydantic model. Returns ``value`` itself when nothing
+    needed masking (a model whose dump changed comes back as the masked dict, which the reply
+    parser accepts like the model).
 
     Masks registered and environment secrets, ``sk-`` style keys, and any ``WINDOW``-long run of
     the keys in ``asked`` (the case's, see :func:`case_keys`); not the looser patterns

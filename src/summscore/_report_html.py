@@ -157,9 +157,9 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
     for warning in r.warnings:
         parts.append(f'<p class="warn">Warning: {_e(warning)}</p>')
     if case.source is not None:
+        source = _e(redact_value(case.source, keys))
         parts.append(
-            f'<details><summary>Source</summary><div class="text">{_e(redact_value(case.source, keys))}'
-            "</div></details>"
+            f'<details><summary>Source</summary><div class="text">{source}</div></details>'
         )
     parts.append("</section>")
     return "\n".join(parts)
