@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ._lexicon import (
     ABBREVIATIONS,
     COMMON_STARTS,
+    LONE_OPENERS,
     MONTHS,
     NAME_JOINERS,
     QUESTION_WORDS,
@@ -227,12 +228,20 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
     for m in _ENTITY.finditer(text):
         run: list[tuple[int, str]] = []
         offset = m.start()
-        for word in m.group(0).split():
+        words = m.group(0).split()
+        for word in words:
             start = text.index(word, offset)
             offset = start + len(word)
-            # A possessive ends a name: "the Louvre's Apollo Gallery" is two names.
+            # A possessive ends a name: "the Louvre's Apollo Gallery" is two names. So does an
+            # adjective made of a name before a common noun: "AI-powered project management",
+            # "a London-based firm" name "AI" and "London" ("Energy-efficient Building
+            # Solutions" is one name).
             possessive = word.endswith(("'s", "'"))
             bare = word[: word.rindex("'")] if possessive else word
+            if "-" in bare and word is words[-1]:
+                head, _, tail = bare.rpartition("-")
+                if head and tail.isalpha() and tail.islower():
+                    bare, possessive = head, True
             run.append((start, bare))
             sentence_end = (
                 word.endswith(".")
@@ -270,7 +279,9 @@ def _may_be_name(word: str, text: str) -> bool:
     lower = bare.lower()
     # (A word the text writes in lower case is part of it: most names are not, and the text's
     # lower-case words are only gathered for those that are.)
-    if lower in _SENTENCE_OPENERS or (lower in text and lower in lowercase_words(text)):
+    if lower in _SENTENCE_OPENERS or lower in LONE_OPENERS:
+        return False
+    if lower in text and lower in lowercase_words(text):
         return False
     if "\u0370" <= bare[0] <= "\u04ff":
         return False  # Greek, Cyrillic: no list of openers tells an article ("Ο", "В") from a name
@@ -309,6 +320,8 @@ def names(text: str) -> list[Anchor]:
             if surface.endswith("'s"):
                 surface = surface[:-2]
             key = surface.lower()
+            if surface[-3:-1].isupper() and surface[-1] == "s":
+                key = key[:-1]  # a plural acronym: "CNNs", "MPs"
             if not key or (key in STOPWORDS and " " not in key):
                 continue
             kind = "month" if key in MONTHS else "weekday" if key in WEEKDAYS else "name"

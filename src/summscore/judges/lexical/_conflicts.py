@@ -20,8 +20,10 @@ module orders the checks and words the reasons.
 
 from __future__ import annotations
 
+import re
+
 from ._doc import Doc
-from ._lexicon import OPPOSITES
+from ._lexicon import ANTONYMS
 from ._match import (
     anchor_in_doc,
     clip,
@@ -40,8 +42,23 @@ from ._structure import (
     _swapped_amounts,
 )
 from ._text import Span, negated_heads
+from ._words import canon, stem
 
 __all__ = ["Doubt", "contradicted"]
+
+
+# Each antonym as listed (most are stems already: "approv", "oppos") and as its stem where that
+# differs ("fewer" is read "few", "female" "femal"), both ways. A word a synonym group folds is
+# kept as listed only: the group mixes senses ("higher costs" is no "increase").
+def _forms(word: str) -> set[str]:
+    return {word, canon(word)} if canon(word) == stem(word) else {word}
+
+
+OPPOSITES: dict[str, frozenset[str]] = {}
+for _a, _b in ANTONYMS:
+    for _x, _y in ((_a, _b), (_b, _a)):
+        for _form in _forms(_x):
+            OPPOSITES[_form] = OPPOSITES.get(_form, frozenset()) | _forms(_y)
 
 
 # ------------------------------------------------------------------------------ contradiction
@@ -142,9 +159,27 @@ def _contradiction(
     if overlap >= 0.5 and _same_subject(statement, part):
         for token in statement.token_set:
             for opposite in OPPOSITES.get(token, ()):
-                if opposite in part.token_set and token not in part.token_set:
+                if (
+                    opposite in part.token_set
+                    and token not in part.token_set
+                    and not _dated(token, statement.text)
+                    and not _dated(opposite, part.text)
+                ):
                     return f'the source says "{opposite}" instead: "{clip(part.text)}"'
     return doubt
+
+
+_DATED_LAST = re.compile(
+    r"\blast (?:week|weekend|month|year|night|season|summer|winter|spring|autumn|fall|time"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.IGNORECASE,
+)
+
+
+def _dated(token: str, text: str) -> bool:
+    """Is ``token`` the "last" of a date ("last weekend"), which means "the one before" and is no
+    opposite of "first"?"""
+    return token == "last" and _DATED_LAST.search(text) is not None
 
 
 def _negation_shared(statement: Span, part: Span) -> bool:

@@ -26,19 +26,27 @@ COMMON_STARTS = frozenset(
     over during since while when where although though because if as for from by with this that
     these those there here it they he she we you our their his her its one two three several many
     most some all both each every other another such overall instead also still then now finally
-    in on at of to and but or yet so nor not no yes an a the""".split()
+    in on at of to and but or yet so nor not no yes an a the besides furthermore moreover
+    additionally nevertheless nonetheless therefore thus hence consequently likewise similarly
+    otherwise indeed notably importantly ultimately subsequently previously currently recently
+    initially alternatively conversely accordingly regardless lastly""".split()
 )
+# Words that alone at the start of a sentence are no name ("Users receive a discount"), but may
+# begin one ("Members of Parliament", "Past Masters"): never cut from a longer run.
+LONE_OPENERS = frozenset("users customers clients members participants speakers past plus".split())
 
-# Light synonym folding after stemming, so paraphrases meet ("firm" ~ "company"). Antonyms are
-# then checked between the canonical forms.
+# Light synonym folding after stemming, so paraphrases meet ("firm" ~ "company"). Antonyms (below)
+# are looked up as listed and by stem (see _conflicts.OPPOSITES).
 SYNONYM_GROUPS = (
-    ("found", "establish", "start", "creat", "launch", "set-up", "founder"),
+    # ("found" alone is mostly "find" in the past: "police found a body".)
+    ("establish", "founded", "founding", "founder", "start", "creat", "launch", "set-up"),
+    ("find", "found"),
     ("company", "firm", "busi", "corpor", "enterpris", "compan"),
-    ("increas", "rise", "rose", "risen", "grow", "grew", "grown", "climb", "jump", "surg", "soar", "boost", "gain"),
+    ("increas", "rise", "rose", "risen", "grow", "grew", "grown", "growth", "climb", "jump", "surg", "soar", "boost", "gain"),
     ("decreas", "fall", "fell", "fallen", "drop", "declin", "shrink", "shrank", "plung", "slump", "reduc", "cut", "lower"),
     ("buy", "bought", "purchas", "acquir", "takeov"),
     ("sell", "sold"),
-    ("win", "won", "beat", "defeat"),
+    ("win", "won", "beat"),  # (not "defeat": "their third defeat" is a loss)
     ("lose", "lost", "los"),
     ("employe", "staf", "personnel", "headcount", "worker"),
     ("ceo", "chief-executiv"),
@@ -83,14 +91,10 @@ ANTONYMS = (
     ("major", "minor"), ("agre", "disagre"), ("support", "oppos"), ("surplus", "deficit"),
     ("import", "export"), ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
     ("wors", "better"), ("lowest", "highest"), ("big", "small"), ("begin", "end"),
-    ("legal", "illegal"), ("guilty", "innocent"), ("arriv", "depart"), ("gain", "loss"),
+    ("legal", "illegal"), ("guilty", "innocent"), ("arriv", "depart"),
     ("上昇", "下落"), ("増加", "減少"), ("增加", "减少"), ("上涨", "下跌"), ("上升", "下降"),
     ("增长", "下降"), ("増え", "減っ"),
 )
-OPPOSITES: dict[str, frozenset[str]] = {}
-for _a, _b in ANTONYMS:
-    OPPOSITES[_a] = OPPOSITES.get(_a, frozenset()) | {_b}
-    OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
 
 QUESTION_WORDS = frozenset(
     """does do did is are was were has have had can could will would should text document say says

@@ -178,11 +178,24 @@ def name_tokens(key: str) -> frozenset[str]:
     return frozenset(content_tokens(normalize(key)))
 
 
+# Capitalised abbreviations of periods and comparisons that texts, earnings calls above all, write
+# out in words: "Q3" is "the third quarter", "YoY" "year-over-year".
+_WRITTEN_OUT = {
+    "q1": ("first quarter",), "q2": ("second quarter",), "q3": ("third quarter",),
+    "q4": ("fourth quarter",), "h1": ("first half",), "h2": ("second half",),
+    "yoy": ("year-over-year", "year over year", "year-on-year", "year on year"),
+    "qoq": ("quarter-over-quarter", "quarter over quarter", "quarter-on-quarter"),
+}  # fmt: skip
+
+
 def _name_in(key: str, names: frozenset[str], text: str) -> bool:
     if matches_any(key, names):
         return True
     # Names the extractor did not see as names (lower-case in a CJK text, say), by whole phrase.
-    return contains_phrase(text, key)
+    if contains_phrase(text, key):
+        return True
+    written = _WRITTEN_OUT.get(key)
+    return written is not None and any(contains_phrase(text, words) for words in written)
 
 
 @lru_cache(maxsize=1024)
@@ -194,14 +207,17 @@ def _acronyms(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
 
 def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
     """Is ``key`` part of a name the statement spells out and ``names`` abbreviates ("drug
-    administration" in "US Food and Drug Administration", abbreviated "FDA")?"""
+    administration" in "US Food and Drug Administration", abbreviated "FDA")? At least half of
+    its words must be in the spelled-out form: "Wisdom-aware Multi-agent Management
+    Reinforcement Learning" is not "RL"."""
     text = statement.text
+    words = set(key.split())
     for name, letters in _acronyms(names):
         if not _may_spell_out(letters, text):
             continue  # its pattern cannot match: not compiled
         pattern = _acronym_pattern(name)
         for m in pattern.finditer(text) if pattern is not None else ():
-            if set(key.split()) & set(m.group(0).lower().split()):
+            if 2 * len(words & set(m.group(0).lower().split())) >= len(words):
                 return True
     return False
 

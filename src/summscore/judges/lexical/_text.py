@@ -138,13 +138,18 @@ def split_clauses(sentence: str, min_tokens: int = 3) -> list[str]:
     return clauses or [sentence.strip()]
 
 
-_LOWER_RUN = re.compile(r"[a-z']+")
+# A word with its inner apostrophes ("can't") but not the quote marks around it ("'nothing'").
+_LOWER_RUN = re.compile(r"[a-z]+(?:'[a-z]+)*")
 # Set phrases that hold a negation word but deny nothing: "at no cost", "not only ... but",
 # "no more than 40" (a bound), "no doubt".
 _NOT_DENIALS = re.compile(
     r"\b(?:no (?:extra |additional |added )?(?:cost|charge|fee)s?|not only|not least|no doubt"
     r"|no matter|no (?:more|less|fewer|later|earlier|sooner) than|nothing but)\b"
 )
+# Verbs that deny what follows them as "not" does: "failed to get the balance right" says what
+# "did not get the balance right" says, "were unable to find" what "found no" says.
+_DENYING = r"(?:fail(?:s|ed|ing)?|unable|refus(?:e|es|ed|ing)) to"
+_DENIES = re.compile(rf"\b{_DENYING}\b")
 
 
 def is_negated(text: str) -> bool:
@@ -156,12 +161,16 @@ def is_negated(text: str) -> bool:
         # Only a text with a negation word pays for the set phrases.
         if "no" not in words and "not" not in words and "nothing" not in words:
             return True
-        return not NEGATIONS.isdisjoint(_LOWER_RUN.findall(_NOT_DENIALS.sub(" ", lower)))
+        if not NEGATIONS.isdisjoint(_LOWER_RUN.findall(_NOT_DENIALS.sub(" ", lower))):
+            return True
+    if ("fail" in lower or "unable" in lower or "refus" in lower) and _DENIES.search(lower):
+        return True
     return has_cjk(text) and any(marker in text for marker in NEGATION_CJK)
 
 
 _NEGATION_AT = re.compile(
-    r"(?:\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot)\b|n't\b)([^.;:!?,]{0,80})",
+    rf"(?:\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|{_DENYING})\b|n't\b)"
+    r"([^.;:!?,]{0,80})",
     re.IGNORECASE,
 )
 

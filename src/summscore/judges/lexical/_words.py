@@ -219,7 +219,9 @@ def stem(word: str) -> str:
 # country adjective counts as its country's one-word name ("japanese" as "japan").
 _SYNONYM_HEADS = {
     **{word: stem(place) for word, place in DEMONYMS.items() if " " not in place + word},
-    **{stem(w): head for w, head in SYNONYMS.items()},
+    # (A form in -er folds only as written: its stem is another word, "worker" no "work", "lower"
+    # no "low".)
+    **{stem(w): head for w, head in SYNONYMS.items() if not w.endswith("er")},
     **SYNONYMS,
 }
 
