@@ -207,3 +207,33 @@ def test_found_is_the_past_of_find_and_founded_of_establish() -> None:
         "The company was established in 1990 by two engineers.",
     )
     assert founded["verdict"] == "yes"
+
+
+_SEEDED = """
+import json
+from summscore.judges import LexicalJudge
+source = ("Organic revenues in the second quarter were up 19% year-over-year, adjusted EBITDA was up "
+          "21% and adjusted earnings per share of $0.94 increased 38% versus last year. The male "
+          "nurse won more awards and the first prize.")
+claims = ["Company's Q2 revenues and earnings rose by 19% and 38% respectively YoY",
+          "The female nurse lost fewer awards and the last prize."]
+print(json.dumps(LexicalJudge().run(
+    "verdicts", {"claims": claims, "evidence": source, "vocabulary": ("yes", "no", "idk")})))
+"""
+
+
+def test_reasons_do_not_depend_on_the_hash_seed() -> None:
+    """A set of strings is walked in another order in each process (string hashes are seeded):
+    where the first pair found names the reason, the walk is sorted."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        run = subprocess.run(
+            [sys.executable, "-c", _SEEDED], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1, outputs

@@ -157,8 +157,8 @@ def _contradiction(
     ):
         return f'the source states the opposite: "{clip(part.text)}"'
     if overlap >= 0.5 and _same_subject(statement, part):
-        for token in statement.token_set:
-            for opposite in OPPOSITES.get(token, ()):
+        for token in sorted(statement.token_set):  # (sorted: the reason names the first)
+            for opposite in sorted(OPPOSITES.get(token, ())):
                 if (
                     opposite in part.token_set
                     and token not in part.token_set

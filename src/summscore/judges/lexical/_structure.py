@@ -123,14 +123,16 @@ def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
     """An amount the statement attaches to words the source attaches to another amount of the
     same kind ("the company wants 6%" where the source has the union demand 6% and the company
     offer 3.5%)."""
-    for key in statement.numbers & window.numbers:
+    # (Sets are walked in sorted order: a string's hash, and so a set's order, differs from one
+    # process to the next, and the pair found first names the reason.)
+    for key in sorted(statement.numbers & window.numbers):
         if key not in statement.positions or key not in window.positions:
             continue
         mine = _neighbours(statement, statement.positions[key][0])
         theirs = set().union(*(_neighbours(window, i) for i in window.positions[key]))
         if not mine or mine & theirs:
             continue
-        for other in window.numbers - {key}:
+        for other in sorted(window.numbers - {key}):
             if other in statement.numbers or window.kinds.get(other) != statement.kinds.get(key):
                 continue
             if window.units.get(other, "") != statement.units.get(key, ""):
