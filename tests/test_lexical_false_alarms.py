@@ -9,7 +9,7 @@ import pytest
 from summscore.judges import LexicalJudge
 from summscore.judges.lexical._anchors import names
 from summscore.judges.lexical._conflicts import OPPOSITES
-from summscore.judges.lexical._text import is_negated
+from summscore.judges.lexical._text import is_negated, negated_scopes
 from summscore.judges.lexical._words import canon
 
 
@@ -63,6 +63,56 @@ def test_the_claim_that_turns_the_denial_round_is_contradicted(claim: str, sourc
     verdict = _verdict(claim, source)
     assert verdict["verdict"] == "no"
     assert "opposite" in str(verdict["reason"])
+
+
+REMOTE = (
+    "If you need to have special colours for remote controls it will cost more. I think it will "
+    "increase the price of the production of the remote control."
+)
+TRIAL = (
+    "Agent: We offer a free trial of thirty days to all new customers. After that we charge a "
+    "monthly fee."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The project manager believes that having personalised or special colours for the "
+            "remote control will not increase the price of production.",
+            REMOTE,
+        ),
+        (
+            "The sales agent explained that the company does not offer a free trial to new "
+            "customers and charges a monthly fee.",
+            TRIAL,
+        ),
+    ],
+)
+def test_a_negation_inserted_into_a_long_claim_is_found(claim: str, source: str) -> None:
+    """What the negation denies ("increase the price of production") stands in one piece of the
+    passage, though the rest of the claim does not: a claim edited with "not" (SummEdits' commonest
+    edit after names and numbers) is contradicted."""
+    verdict = _verdict(claim, source)
+    assert verdict["verdict"] == "no"
+    assert "opposite" in str(verdict["reason"])
+    unedited = claim.replace("will not increase", "will increase").replace(
+        "does not offer", "offers"
+    )
+    assert _verdict(unedited, source)["verdict"] == "yes"
+
+
+def test_a_negated_function_word_denies_nothing_it_is_followed_by() -> None:
+    """ "We don't have the discourse model" says nothing against a claim about a discourse model."""
+    source = "We still need the Go-there decision. We don't have the discourse model here yet."
+    claim = (
+        "The document discusses the Go-there decision and the need for a discourse model to "
+        "depict it."
+    )
+    assert _verdict(claim, source)["verdict"] != "no"
+    assert negated_scopes("We don't have the discourse model here yet.") == []
+    assert negated_scopes("It is not a new podcast about games.") == [("new", "podcast", "gam")]
 
 
 def test_a_negation_word_in_quote_marks_still_negates() -> None:

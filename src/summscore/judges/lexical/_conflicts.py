@@ -41,7 +41,7 @@ from ._structure import (
     _slotted,
     _swapped_amounts,
 )
-from ._text import Span, negated_heads
+from ._text import Span, negated_heads, negated_scopes
 from ._words import canon, stem
 
 __all__ = ["Doubt", "contradicted"]
@@ -156,16 +156,21 @@ def _contradiction(
         and _negation_shared(statement, part)
     ):
         return f'the source states the opposite: "{clip(part.text)}"'
+    flipped = None if missing_numbers else _flipped_scope(statement, best)
+    if flipped is not None:
+        return f'the source states the opposite: "{clip(flipped.text)}"'
     if overlap >= 0.5 and _same_subject(statement, part):
-        for token in sorted(statement.token_set):  # (sorted: the reason names the first)
-            for opposite in sorted(OPPOSITES.get(token, ())):
-                if (
-                    opposite in part.token_set
-                    and token not in part.token_set
-                    and not _dated(token, statement.text)
-                    and not _dated(opposite, part.text)
-                ):
-                    return f'the source says "{opposite}" instead: "{clip(part.text)}"'
+        turned = [
+            (token, opposite)
+            for token in statement.token_set
+            for opposite in OPPOSITES.get(token, ())
+            if opposite in part.token_set
+            and token not in part.token_set
+            and not _dated(token, statement.text)
+            and not _dated(opposite, part.text)
+        ]
+        if turned:  # (the least pair names the reason: a set's order differs between processes)
+            return f'the source says "{min(turned)[1]}" instead: "{clip(part.text)}"'
     return doubt
 
 
@@ -180,6 +185,23 @@ def _dated(token: str, text: str) -> bool:
     """Is ``token`` the "last" of a date ("last weekend"), which means "the one before" and is no
     opposite of "first"?"""
     return token == "last" and _DATED_LAST.search(text) is not None
+
+
+def _flipped_scope(statement: Span, window: Span) -> Span | None:
+    """A piece of the passage that says, with the other polarity, what a negation denies: all of
+    its words (two or three) stand in the other. "will not increase the price of production"
+    against "it will increase the price of the production of the remote control", where the
+    rest of a long claim is not in that piece."""
+    if not statement.negated and not window.negated:
+        return None  # (most passages: no piece to cut)
+    for piece in pieces(window):
+        if piece.negated == statement.negated:
+            continue
+        negated, other = (statement, piece) if statement.negated else (piece, statement)
+        for scope in negated_scopes(negated.text):
+            if len(scope) >= 2 and other.token_set.issuperset(scope):
+                return piece
+    return None
 
 
 def _negation_shared(statement: Span, part: Span) -> bool:

@@ -23,6 +23,7 @@ __all__ = [
     "is_negated",
     "make_span",
     "negated_heads",
+    "negated_scopes",
     "split_clauses",
     "split_sentences",
 ]
@@ -187,6 +188,25 @@ def negated_heads(text: str) -> frozenset[str] | None:
         if following:
             heads.add(following[0])
     return frozenset(heads)
+
+
+def negated_scopes(text: str) -> list[tuple[str, ...]]:
+    """What each negation of ``text`` denies, where it negates a content word directly: that word
+    and the next two content words of the clause ("will not | increase the price of
+    production": increase, price, production). A negation of "have", "be" or another function
+    word has no scope here ("we don't have the discourse model" says nothing against a
+    discourse model). Empty where that cannot be read (Chinese and Japanese negate with a
+    suffix)."""
+    if has_cjk(text):
+        return []
+    scopes = []
+    for m in _NEGATION_AT.finditer(text):
+        following = m.group(1).split(None, 2)
+        if following and following[0].lower() in ("a", "an", "the"):  # "is not a new podcast"
+            following = following[1:]
+        if following and content_tokens(following[0]):
+            scopes.append(tuple(content_tokens(m.group(1))[:3]))
+    return scopes
 
 
 # ---------------------------------------------------------------------------------- analysis
