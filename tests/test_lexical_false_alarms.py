@@ -4,12 +4,14 @@ turned round is still contradicted."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from summscore.judges import LexicalJudge
 from summscore.judges.lexical._anchors import names
 from summscore.judges.lexical._conflicts import OPPOSITES
-from summscore.judges.lexical._text import is_negated, negated_scopes
+from summscore.judges.lexical._negation import is_negated, negated_scopes
 from summscore.judges.lexical._words import canon
 
 
@@ -148,6 +150,10 @@ def test_last_weekend_is_no_opposite_of_first() -> None:
     source = "The capital put on a show last weekend for its inaugural CubaDupa festival."
     claim = "The capital put on a show at the weekend for its CubaDupa festival, the first one."
     assert _verdict(claim, source)["verdict"] != "no"
+    rocket = _verdict(
+        "The first launch of the rocket failed.", "The rocket's maiden launch failed last month."
+    )
+    assert rocket["verdict"] != "no"
     turned = "The capital put on a show for its last CubaDupa festival."
     first = "The capital put on a show for its first CubaDupa festival."
     assert _verdict(turned, first)["verdict"] == "no"
@@ -225,7 +231,7 @@ def test_an_adjective_made_of_a_name_names_the_name() -> None:
     ],
 )
 def test_a_quarter_or_comparison_written_out_is_the_same_name(claim: str, source: str) -> None:
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert _verdict(claim, source)["verdict"] == "yes"
 
 
 def test_a_quarter_the_source_does_not_give_is_still_questioned() -> None:
@@ -266,7 +272,7 @@ source = ("Organic revenues in the second quarter were up 19% year-over-year, ad
           "21% and adjusted earnings per share of $0.94 increased 38% versus last year. The male "
           "nurse won more awards and the first prize.")
 claims = ["Company's Q2 revenues and earnings rose by 19% and 38% respectively YoY",
-          "The female nurse lost fewer awards and the last prize."]
+          "The female nurse won fewer awards."]
 print(json.dumps(LexicalJudge().run(
     "verdicts", {"claims": claims, "evidence": source, "vocabulary": ("yes", "no", "idk")})))
 """
@@ -280,10 +286,55 @@ def test_reasons_do_not_depend_on_the_hash_seed() -> None:
     import sys
 
     outputs = set()
-    for seed in range(8):
+    for seed in range(8):  # (the nurse's claim meets two antonyms: "female" and "fewer")
         env = {**os.environ, "PYTHONHASHSEED": str(seed)}
         run = subprocess.run(
             [sys.executable, "-c", _SEEDED], env=env, capture_output=True, text=True, check=True
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1, outputs
+    swapped, nurse = json.loads(outputs.pop())["verdicts"]
+    assert "21%" in swapped["reason"]
+    assert nurse["verdict"] == "no" and '"male" instead' in nurse["reason"]
+
+
+# ------------------------------------------------------------------- found in review (2026-11-25)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "The company will not cut jobs.",
+            "Rivals cut jobs this year, but the company said it would not cut jobs.",
+        ),
+        (
+            "Samsung cut prices in March.",
+            "Apple did not cut prices in March; Samsung cut prices in March.",
+        ),
+        (
+            "The minister refused to answer questions from reporters.",
+            "The minister declined to answer questions from reporters.",
+        ),
+        (
+            "The spokesman refused to comment on the deal.",
+            "The spokesman declined to comment on the deal.",
+        ),
+        ("Voters said 'no' to the plan.", "Voters rejected the plan."),
+        ("Voters rejected the plan.", "Voters said no to the plan."),
+        (
+            "Shares fell to 40p on Monday after the results.",
+            "Shares declined to 40p on Monday after the results.",
+        ),
+    ],
+)
+def test_what_another_piece_says_as_the_claim_does_is_no_opposite(claim: str, source: str) -> None:
+    """The piece with the other polarity may be about someone else; "declined to" denies a verb
+    that follows it, not a level; "said no to" rejects, it does not negate."""
+    assert _verdict(claim, source)["verdict"] == "yes"
+
+
+def test_adjectives_plurals_and_titles_read_as_written() -> None:
+    assert [a.key for a in names("The AI-driven unit and the US-led talks.")] == ["ai", "us"]
+    assert [a.key for a in names("Ms Smith shops at Wal-mart.")] == ["ms smith", "wal-mart"]
+    assert canon("workers") == canon("worker") == canon("staff")

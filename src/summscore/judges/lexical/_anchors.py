@@ -219,6 +219,20 @@ def _at_sentence_start(text: str, start: int) -> bool:
 
 
 _WORD = itemgetter(1)  # the word of an (offset, word) pair
+# How an adjective made of a name ends: "AI-powered", "AI-driven", "US-led", "state-run"
+# ("Wal-mart", "Year-on-year" are no such adjective).
+_NAME_ADJECTIVE = (
+    "ed",
+    "en",
+    "born",
+    "made",
+    "run",
+    "style",
+    "wide",
+    "like",
+    "free",
+    "friendly",
+)
 
 
 def _name_runs(text: str) -> list[list[tuple[int, str]]]:
@@ -240,7 +254,7 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
             bare = word[: word.rindex("'")] if possessive else word
             if "-" in bare and word is words[-1]:
                 head, _, tail = bare.rpartition("-")
-                if head and tail.isalpha() and tail.islower():
+                if head and tail.isalpha() and tail.islower() and tail.endswith(_NAME_ADJECTIVE):
                     bare, possessive = head, True
             run.append((start, bare))
             sentence_end = (
@@ -320,7 +334,7 @@ def names(text: str) -> list[Anchor]:
             if surface.endswith("'s"):
                 surface = surface[:-2]
             key = surface.lower()
-            if surface[-3:-1].isupper() and surface[-1] == "s":
+            if len(surface) >= 3 and surface[-3:-1].isupper() and surface[-1] == "s":
                 key = key[:-1]  # a plural acronym: "CNNs", "MPs"
             if not key or (key in STOPWORDS and " " not in key):
                 continue

@@ -33,6 +33,7 @@ from ._match import (
     recall,
     split_fragments,
 )
+from ._negation import negated_heads, negated_scopes
 from ._structure import (
     _detached,
     _misattributed,
@@ -41,7 +42,7 @@ from ._structure import (
     _slotted,
     _swapped_amounts,
 )
-from ._text import Span, negated_heads, negated_scopes
+from ._text import Span
 from ._words import canon, stem
 
 __all__ = ["Doubt", "contradicted"]
@@ -175,7 +176,8 @@ def _contradiction(
 
 
 _DATED_LAST = re.compile(
-    r"\blast (?:week|weekend|month|year|night|season|summer|winter|spring|autumn|fall|time"
+    r"\blast (?:week|weekend|month|quarter|year|decade|century|night|season|summer|winter"
+    r"|spring|autumn|fall|time"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     re.IGNORECASE,
 )
@@ -194,14 +196,21 @@ def _flipped_scope(statement: Span, window: Span) -> Span | None:
     rest of a long claim is not in that piece."""
     if not statement.negated and not window.negated:
         return None  # (most passages: no piece to cut)
-    for piece in pieces(window):
+    cut = pieces(window)
+    found = None
+    for piece in cut:
         if piece.negated == statement.negated:
             continue
         negated, other = (statement, piece) if statement.negated else (piece, statement)
         for scope in negated_scopes(negated.text):
             if len(scope) >= 2 and other.token_set.issuperset(scope):
-                return piece
-    return None
+                # Another piece may say it as the statement does, of someone else in the
+                # flipped one: "Rivals cut jobs, but the company said it would not cut jobs."
+                said = [p for p in cut if p.negated == statement.negated]
+                if any(p.token_set.issuperset(scope) for p in said):
+                    return None
+                found = found or piece
+    return found
 
 
 def _negation_shared(statement: Span, part: Span) -> bool:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from ._conflicts import Doubt, contradicted
 from ._doc import Doc
 from ._match import anchor_in_doc, anchor_in_span, ranked, recall
-from ._text import Span, is_negated
+from ._negation import is_negated
+from ._text import Span
 
 __all__ = ["CONTRADICTED", "SUPPORTED", "UNKNOWN", "Verdict", "judge_claim", "judge_question"]
 

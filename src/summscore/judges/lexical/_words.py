@@ -222,6 +222,7 @@ _SYNONYM_HEADS = {
     # (A form in -er folds only as written: its stem is another word, "worker" no "work", "lower"
     # no "low".)
     **{stem(w): head for w, head in SYNONYMS.items() if not w.endswith("er")},
+    **{w + "s": head for w, head in SYNONYMS.items() if w.endswith("er")},  # "workers"
     **SYNONYMS,
 }
 
