@@ -1,10 +1,14 @@
-"""Wrong "no"s the offline judge gave to correct claims on the development sets, each found on a
-summary people accepted, and the catch each fix must keep: the same wording with the fact
-turned round is still contradicted."""
+"""Wrong verdicts of the offline judge read on the development sets: the "no"s it gave to claims of
+summaries people accepted, with the catch each fix must keep (the same wording with the fact
+turned round is still contradicted); the negations SummEdits edited in that it let pass; reasons
+that changed with the process's hash seed; and what a review of those fixes found."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -281,10 +285,6 @@ print(json.dumps(LexicalJudge().run(
 def test_reasons_do_not_depend_on_the_hash_seed() -> None:
     """A set of strings is walked in another order in each process (string hashes are seeded):
     where the first pair found names the reason, the walk is sorted."""
-    import os
-    import subprocess
-    import sys
-
     outputs = set()
     for seed in range(8):  # (the nurse's claim meets two antonyms: "female" and "fewer")
         env = {**os.environ, "PYTHONHASHSEED": str(seed)}

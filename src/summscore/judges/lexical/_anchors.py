@@ -243,7 +243,7 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
         run: list[tuple[int, str]] = []
         offset = m.start()
         words = m.group(0).split()
-        for word in words:
+        for i, word in enumerate(words, 1):
             start = text.index(word, offset)
             offset = start + len(word)
             # A possessive ends a name: "the Louvre's Apollo Gallery" is two names. So does an
@@ -252,7 +252,7 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
             # Solutions" is one name).
             possessive = word.endswith(("'s", "'"))
             bare = word[: word.rindex("'")] if possessive else word
-            if "-" in bare and word is words[-1]:
+            if "-" in bare and i == len(words):  # (the run's last word)
                 head, _, tail = bare.rpartition("-")
                 if head and tail.isalpha() and tail.islower() and tail.endswith(_NAME_ADJECTIVE):
                     bare, possessive = head, True

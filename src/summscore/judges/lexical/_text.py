@@ -16,15 +16,12 @@ from typing import Any
 
 from ._anchors import Anchor, names, quantities
 from ._lexicon import ABBREVIATIONS
-from ._negation import is_negated, negated_heads, negated_scopes
+from ._negation import is_negated
 from ._words import CJK, OTHER_WORD, ascii_words, content_tokens, normalize
 
 __all__ = [
     "Span",
-    "is_negated",
     "make_span",
-    "negated_heads",
-    "negated_scopes",
     "split_clauses",
     "split_sentences",
 ]
