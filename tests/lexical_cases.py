@@ -1,4 +1,5 @@
-"""Sense cases for the offline judge: one source, four summaries of it.
+"""Sense cases for the offline judge: one source, four summaries of it (and a helper that asks
+the judge for one claim's verdict).
 
 ``faithful`` is complete and correct; ``omits`` keeps one minor point; ``wrong_number`` and
 ``swapped`` are as complete as ``faithful`` but change one number or swap two names (or roles).
@@ -8,6 +9,17 @@ A sensible judge ranks ``faithful`` above each of the others under every preset.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from summscore.judges import LexicalJudge
+
+
+def verdict_of(claim: str, source: str) -> dict[str, object]:
+    """The offline judge's verdict on one claim against ``source``."""
+    (verdict,) = LexicalJudge().run(
+        "verdicts",
+        {"claims": [claim], "evidence": source, "vocabulary": ("yes", "no", "unknown")},
+    )["verdicts"]
+    return dict(verdict)
 
 
 @dataclass(frozen=True)

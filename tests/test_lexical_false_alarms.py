@@ -12,20 +12,12 @@ import sys
 
 import pytest
 
-from summscore.judges import LexicalJudge
 from summscore.judges.lexical._anchors import names
-from summscore.judges.lexical._conflicts import OPPOSITES
 from summscore.judges.lexical._negation import is_negated, negated_scopes
+from summscore.judges.lexical._opposites import OPPOSITES
 from summscore.judges.lexical._words import canon
 
-
-def _verdict(claim: str, source: str) -> dict[str, object]:
-    (verdict,) = LexicalJudge().run(
-        "verdicts",
-        {"claims": [claim], "evidence": source, "vocabulary": ("yes", "no", "unknown")},
-    )["verdicts"]
-    return dict(verdict)
-
+from .lexical_cases import verdict_of
 
 # ------------------------------------------------------------------------------- negation
 
@@ -48,7 +40,7 @@ POISON = "The authorities opened an investigation but were unable to find eviden
     ],
 )
 def test_a_verb_that_denies_is_a_negation_like_not(claim: str, source: str) -> None:
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
 
 
 @pytest.mark.parametrize(
@@ -66,7 +58,7 @@ def test_a_verb_that_denies_is_a_negation_like_not(claim: str, source: str) -> N
     ],
 )
 def test_the_claim_that_turns_the_denial_round_is_contradicted(claim: str, source: str) -> None:
-    verdict = _verdict(claim, source)
+    verdict = verdict_of(claim, source)
     assert verdict["verdict"] == "no"
     assert "opposite" in str(verdict["reason"])
 
@@ -100,13 +92,13 @@ def test_a_negation_inserted_into_a_long_claim_is_found(claim: str, source: str)
     """What the negation denies ("increase the price of production") stands in one piece of the
     passage, though the rest of the claim does not: a claim edited with "not" (SummEdits' commonest
     edit after names and numbers) is contradicted."""
-    verdict = _verdict(claim, source)
+    verdict = verdict_of(claim, source)
     assert verdict["verdict"] == "no"
     assert "opposite" in str(verdict["reason"])
     unedited = claim.replace("will not increase", "will increase").replace(
         "does not offer", "offers"
     )
-    assert _verdict(unedited, source)["verdict"] == "yes"
+    assert verdict_of(unedited, source)["verdict"] == "yes"
 
 
 def test_a_negated_function_word_denies_nothing_it_is_followed_by() -> None:
@@ -116,7 +108,7 @@ def test_a_negated_function_word_denies_nothing_it_is_followed_by() -> None:
         "The document discusses the Go-there decision and the need for a discourse model to "
         "depict it."
     )
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
     assert negated_scopes("We don't have the discourse model here yet.") == []
     assert negated_scopes("It is not a new podcast about games.") == [("new", "podcast", "gam")]
 
@@ -125,7 +117,7 @@ def test_a_negation_word_in_quote_marks_still_negates() -> None:
     assert is_negated("he could think of 'nothing' to explain why she had left")
     source = "Mr Hussen said that he could think of 'nothing' to explain why she had left."
     claim = "Mr Hussen said he could think of ` nothing ' to explain why she had left."
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
 
 
 def test_failed_alone_denies_nothing() -> None:
@@ -141,26 +133,26 @@ def test_an_adjective_is_no_verb_of_its_stem() -> None:
     assert canon("work") != canon("worker")
     source = "We now expect full-year revenue growth to be in the low double-digits."
     claim = "The full-year revenue increase is expected to be in the low double-digits."
-    assert _verdict(claim, source)["verdict"] == "yes"
+    assert verdict_of(claim, source)["verdict"] == "yes"
 
 
 def test_a_defeat_is_no_win() -> None:
     source = "City slipped to their third defeat in five games at Crystal Palace on Monday."
     claim = "City lost to Crystal Palace for the third time in five games on Monday."
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
 
 
 def test_last_weekend_is_no_opposite_of_first() -> None:
     source = "The capital put on a show last weekend for its inaugural CubaDupa festival."
     claim = "The capital put on a show at the weekend for its CubaDupa festival, the first one."
-    assert _verdict(claim, source)["verdict"] != "no"
-    rocket = _verdict(
+    assert verdict_of(claim, source)["verdict"] != "no"
+    rocket = verdict_of(
         "The first launch of the rocket failed.", "The rocket's maiden launch failed last month."
     )
     assert rocket["verdict"] != "no"
     turned = "The capital put on a show for its last CubaDupa festival."
     first = "The capital put on a show for its first CubaDupa festival."
-    assert _verdict(turned, first)["verdict"] == "no"
+    assert verdict_of(turned, first)["verdict"] == "no"
 
 
 @pytest.mark.parametrize(
@@ -175,7 +167,7 @@ def test_every_listed_antonym_is_found_in_the_form_tokens_take(word: str, other:
 def test_an_antonym_in_a_stemmed_form_contradicts() -> None:
     source = "The patient was a female nurse from Leeds who had worked at the hospital."
     claim = "The patient was a male nurse from Leeds who had worked at the hospital."
-    verdict = _verdict(claim, source)
+    verdict = verdict_of(claim, source)
     assert verdict["verdict"] == "no"
     assert "female" in str(verdict["reason"])
 
@@ -197,14 +189,14 @@ def test_a_sentence_opening_adverb_is_no_name() -> None:
         "12 737 MAX 9 aircraft."
     )
     claim = "Furthermore, the company has agreed with Boeing to accelerate 12 737 MAX 9 deliveries."
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
 
 
 def test_a_plural_acronym_names_the_acronym() -> None:
     assert [a.key for a in names("We remove the bias terms of most CNNs.")] == ["cnn"]
     source = "Here we show that bias terms used in most CNNs can be removed for interpretability."
     claim = "We show that removing bias terms from CNN architectures gives interpretability."
-    assert _verdict(claim, source)["verdict"] != "no"
+    assert verdict_of(claim, source)["verdict"] != "no"
 
 
 def test_an_adjective_made_of_a_name_names_the_name() -> None:
@@ -217,7 +209,7 @@ def test_an_adjective_made_of_a_name_names_the_name() -> None:
     title = "EcoGenius offers Energy-efficient Building Solutions to cut energy use."
     assert "energy-efficient building solutions" in [a.key for a in names(title)]
     edited = "EcoGenius offers Energy-inefficient Building Solutions to cut energy use."
-    assert _verdict(edited, title)["verdict"] != "yes"
+    assert verdict_of(edited, title)["verdict"] != "yes"
 
 
 @pytest.mark.parametrize(
@@ -235,12 +227,12 @@ def test_an_adjective_made_of_a_name_names_the_name() -> None:
     ],
 )
 def test_a_quarter_or_comparison_written_out_is_the_same_name(claim: str, source: str) -> None:
-    assert _verdict(claim, source)["verdict"] == "yes"
+    assert verdict_of(claim, source)["verdict"] == "yes"
 
 
 def test_a_quarter_the_source_does_not_give_is_still_questioned() -> None:
     source = "Non-GAAP earnings per diluted share of Reliance for the third quarter were $1.87."
-    verdict = _verdict("Reliance had non-GAAP earnings per diluted share of $1.87 in Q4.", source)
+    verdict = verdict_of("Reliance had non-GAAP earnings per diluted share of $1.87 in Q4.", source)
     assert verdict["verdict"] != "yes"
 
 
@@ -253,16 +245,16 @@ def test_a_long_name_is_not_found_through_a_short_acronym_inside_it() -> None:
         "We propose Wisdom-aware Multi-agent Management Reinforcement Learning for training a "
         "manager to motivate self-interested workers."
     )
-    assert _verdict(claim, source)["verdict"] != "yes"
+    assert verdict_of(claim, source)["verdict"] != "yes"
 
 
 def test_found_is_the_past_of_find_and_founded_of_establish() -> None:
     assert canon("found") == canon("find") != canon("founded") == canon("established")
     source = "Investigators did not find evidence of poison in the flat."
-    verdict = _verdict("Investigators found evidence of poison in the flat.", source)
+    verdict = verdict_of("Investigators found evidence of poison in the flat.", source)
     assert verdict["verdict"] == "no"
     assert "opposite" in str(verdict["reason"])
-    founded = _verdict(
+    founded = verdict_of(
         "The company was founded in 1990 by two engineers.",
         "The company was established in 1990 by two engineers.",
     )
@@ -331,7 +323,7 @@ def test_reasons_do_not_depend_on_the_hash_seed() -> None:
 def test_what_another_piece_says_as_the_claim_does_is_no_opposite(claim: str, source: str) -> None:
     """The piece with the other polarity may be about someone else; "declined to" denies a verb
     that follows it, not a level; "said no to" rejects, it does not negate."""
-    assert _verdict(claim, source)["verdict"] == "yes"
+    assert verdict_of(claim, source)["verdict"] == "yes"
 
 
 def test_adjectives_plurals_and_titles_read_as_written() -> None:

@@ -20,10 +20,8 @@ module orders the checks and words the reasons.
 
 from __future__ import annotations
 
-import re
-
+from ._direction import turned_change
 from ._doc import Doc
-from ._lexicon import ANTONYMS
 from ._match import (
     anchor_in_doc,
     clip,
@@ -33,33 +31,21 @@ from ._match import (
     recall,
     split_fragments,
 )
+from ._moved import moved_anchor
 from ._negation import negated_heads, negated_scopes
+from ._opposites import turned_word
 from ._structure import (
     _detached,
     _misattributed,
     _reversed_roles,
     _rival_names,
+    _rival_numbers,
     _slotted,
     _swapped_amounts,
 )
 from ._text import Span
-from ._words import canon, stem
 
 __all__ = ["Doubt", "contradicted"]
-
-
-# Each antonym as listed (most are stems already: "approv", "oppos") and as its stem where that
-# differs ("fewer" is read "few", "female" "femal"), both ways. A word a synonym group folds is
-# kept as listed only: the group mixes senses ("higher costs" is no "increase").
-def _forms(word: str) -> set[str]:
-    return {word, canon(word)} if canon(word) == stem(word) else {word}
-
-
-OPPOSITES: dict[str, frozenset[str]] = {}
-for _a, _b in ANTONYMS:
-    for _x, _y in ((_a, _b), (_b, _a)):
-        for _form in _forms(_x):
-            OPPOSITES[_form] = OPPOSITES.get(_form, frozenset()) | _forms(_y)
 
 
 # ------------------------------------------------------------------------------ contradiction
@@ -67,27 +53,6 @@ for _a, _b in ANTONYMS:
 
 class Doubt(str):
     """The reason of a weak conflict: the statement is not confirmed, but not contradicted."""
-
-
-def _rival_numbers(statement: Span, window: Span, missing: list[str]) -> list[str]:
-    """Numbers of the window that could stand for a missing one: same kind, and the same unit
-    where both have one (9 pieces for 8 pieces; not 50 metres for 8 o'clock)."""
-
-    def compatible(mine: str, theirs: str) -> bool:
-        if mine == theirs:
-            return True
-        # An unknown unit may be anything but money: "$2 million" is no rival of "5-4".
-        return (not mine or not theirs) and "money" not in (mine, theirs)
-
-    def rivals(key: str) -> set[str]:
-        kind, unit = statement.kinds.get(key), statement.units.get(key, "")
-        return {
-            n
-            for n in window.numbers - statement.numbers
-            if window.kinds.get(n) == kind and compatible(unit, window.units.get(n, ""))
-        }
-
-    return sorted(set().union(*(rivals(k) for k in missing)))
 
 
 def _contradiction(
@@ -121,6 +86,16 @@ def _contradiction(
                     f'{", ".join(missing_names)}: "{clip(window.text)}"'
                 )
     best = windows[0]
+    moved = moved_anchor(statement, best, local=strict and local)
+    if moved:
+        return moved
+    turned = turned_change(statement, best) if recall(statement, best) >= 0.4 else None
+    if turned:
+        amount, mine, theirs = turned
+        return (
+            f'the source says "{theirs}" of {amount} where the statement says "{mine}": '
+            f'"{clip(best.text)}"'
+        )
     doubt: Doubt | None = None  # a weak conflict, reported only if no stronger one is found
     if recall(statement, best) >= 0.5:
         swapped = _reversed_roles(statement, best)
@@ -161,32 +136,10 @@ def _contradiction(
     if flipped is not None:
         return f'the source states the opposite: "{clip(flipped.text)}"'
     if overlap >= 0.5 and _same_subject(statement, part):
-        turned = [
-            (token, opposite)
-            for token in statement.token_set
-            for opposite in OPPOSITES.get(token, ())
-            if opposite in part.token_set
-            and token not in part.token_set
-            and not _dated(token, statement.text)
-            and not _dated(opposite, part.text)
-        ]
-        if turned:  # (the least pair names the reason: a set's order differs between processes)
-            return f'the source says "{min(turned)[1]}" instead: "{clip(part.text)}"'
+        opposite = turned_word(statement, part)
+        if opposite:
+            return f'the source says "{opposite}" instead: "{clip(part.text)}"'
     return doubt
-
-
-_DATED_LAST = re.compile(
-    r"\blast (?:week|weekend|month|quarter|year|decade|century|night|season|summer|winter"
-    r"|spring|autumn|fall|time"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-    re.IGNORECASE,
-)
-
-
-def _dated(token: str, text: str) -> bool:
-    """Is ``token`` the "last" of a date ("last weekend"), which means "the one before" and is no
-    opposite of "first"?"""
-    return token == "last" and _DATED_LAST.search(text) is not None
 
 
 def _flipped_scope(statement: Span, window: Span) -> Span | None:

@@ -36,7 +36,7 @@ COMMON_STARTS = frozenset(
 LONE_OPENERS = frozenset("users customers clients members participants speakers past plus".split())
 
 # Light synonym folding after stemming, so paraphrases meet ("firm" ~ "company"). Antonyms (below)
-# are looked up as listed and by stem (see _conflicts.OPPOSITES).
+# are looked up as listed and by stem (see _opposites.OPPOSITES).
 SYNONYM_GROUPS = (
     # ("found" alone is mostly "find" in the past: "police found a body".)
     ("establish", "founded", "founding", "founder", "start", "creat", "launch", "set-up"),
@@ -92,6 +92,28 @@ ANTONYMS = (
     ("import", "export"), ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
     ("wors", "better"), ("lowest", "highest"), ("big", "small"), ("begin", "end"),
     ("legal", "illegal"), ("guilty", "innocent"), ("arriv", "depart"),
+    ("new", "old"), ("young", "old"), ("least", "most"),
+    ("specific", "generic"), ("public", "private"),
+    ("man", "woman"), ("men", "women"), ("boy", "girl"), ("brother", "sister"),
+    ("husband", "wife"), ("son", "daughter"), ("father", "mother"), ("strengthen", "weaken"),
+    ("improve", "worsen"), ("encourage", "discourage"), ("promote", "discourage"),
+    ("extend", "shorten"), ("ahead", "behind"), ("automated", "manual"), ("rural", "urban"),
+    ("rich", "poor"), ("cheap", "expensive"), ("easy", "difficult"),
+    ("fast", "slow"), ("long", "short"), ("wide", "narrow"), ("broad", "narrow"),
+    ("hot", "cold"), ("wet", "dry"), ("full", "empty"), ("true", "false"), ("safe", "dangerous"),
+    ("internal", "external"), ("domestic", "foreign"), ("online", "offline"),
+    ("temporary", "permanent"), ("optional", "mandatory"), ("add", "remove"),
+    ("enable", "disable"), ("present", "absent"),
+    ("presence", "absence"), ("similar", "different"),
+    ("upward", "downward"), ("inflow", "outflow"), ("embrace", "avoid"), ("attack", "defend"),
+    ("show", "conceal"), ("show", "hide"), ("maximize", "minimize"),
+    ("overestimate", "underestimate"), ("outperform", "underperform"), ("bullish", "bearish"),
+    ("optimistic", "pessimistic"), ("tighten", "loosen"), ("lend", "borrow"),
+    ("buyer", "seller"), ("junior", "senior"), ("minority", "majority"), ("input", "output"),
+    ("forbid", "permit"), ("confirm", "deny"), ("admit", "deny"), ("accept", "refuse"),
+    ("praise", "criticize"), ("praise", "condemn"), ("deep", "shallow"), ("thick", "thin"),
+    ("loud", "quiet"), ("active", "passive"),
+    ("acquit", "convict"),
     ("上昇", "下落"), ("増加", "減少"), ("增加", "减少"), ("上涨", "下跌"), ("上升", "下降"),
     ("增长", "下降"), ("増え", "減っ"),
 )

@@ -53,6 +53,27 @@ def _rival_names(statement: Span, window: Span, missing: list[str] | None = None
     return sorted(found)
 
 
+def _rival_numbers(statement: Span, window: Span, missing: list[str]) -> list[str]:
+    """Numbers of the window that could stand for a missing one: same kind, and the same unit
+    where both have one (9 pieces for 8 pieces; not 50 metres for 8 o'clock)."""
+
+    def compatible(mine: str, theirs: str) -> bool:
+        if mine == theirs:
+            return True
+        # An unknown unit may be anything but money: "$2 million" is no rival of "5-4".
+        return (not mine or not theirs) and "money" not in (mine, theirs)
+
+    def rivals(key: str) -> set[str]:
+        kind, unit = statement.kinds.get(key), statement.units.get(key, "")
+        return {
+            n
+            for n in window.numbers - statement.numbers
+            if window.kinds.get(n) == kind and compatible(unit, window.units.get(n, ""))
+        }
+
+    return sorted(set().union(*(rivals(k) for k in missing)))
+
+
 def _abbreviated_by(name: str, statement: Span) -> bool:
     """Does ``name`` abbreviate part of a name the statement spells out?"""
     alone = frozenset((name,))

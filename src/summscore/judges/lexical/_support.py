@@ -8,12 +8,13 @@ for a contradiction (see :mod:`._conflicts`), the signal a lexical judge can tru
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ._conflicts import Doubt, contradicted
 from ._doc import Doc
-from ._match import anchor_in_doc, anchor_in_span, ranked, recall
-from ._negation import is_negated
+from ._match import anchor_in_doc, anchor_in_span, clip, pieces, ranked, recall
+from ._negation import is_negated, negated_heads
 from ._text import Span
 
 __all__ = ["CONTRADICTED", "SUPPORTED", "UNKNOWN", "Verdict", "judge_claim", "judge_question"]
@@ -55,6 +56,27 @@ def _verbatim(statement: Span, doc: Doc) -> bool:
     return False
 
 
+_PLAIN_NEGATION = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
+
+
+def _denial_unbacked(statement: Span, best: Span, doc: Doc) -> bool:
+    """A claim that says "not" ("the images do not reveal the structures") where the passage
+    that supports it negates nothing and says what the claim denies ("the images show how these
+    networks ..."), and no clause of the source denies it. (Not for "failed to", "refused to":
+    the source says those as often in other words.)"""
+    if not statement.negated or best.negated or not _PLAIN_NEGATION.search(statement.text):
+        return False
+    heads = negated_heads(statement.text)
+    if not heads:
+        return False
+    # (The piece of the passage that says what the claim says: "Sales were unaffected by the
+    # strike, which hit production" does not say that the strike hit sales.)
+    part = max(pieces(best), key=lambda piece: recall(statement, piece))
+    if not heads <= part.token_set or part.negated:
+        return False
+    return not any(c.negated and heads <= c.token_set for c in doc.clauses_sharing(heads))
+
+
 def judge_claim(statement: Span, doc: Doc) -> Verdict:
     """Strict: is every detail of the claim backed by the text?"""
     if not statement.token_set and not statement.anchors:
@@ -81,6 +103,10 @@ def judge_claim(statement: Span, doc: Doc) -> Verdict:
         # in the source ("owner jailed after customers fell ill from eating lobster").
         return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}", 0.7)
     if best_recall >= (0.34 if anchored else 0.5) or (overall >= 0.85 and best_recall >= 0.4):
+        if _denial_unbacked(statement, best, doc):
+            return Verdict(
+                UNKNOWN, f'the source says this without the "not": "{clip(best.text)}"', 0.4
+            )
         return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)
     if overall < 0.5:
         return Verdict(UNKNOWN, f"the source says nothing of {', '.join(novel[:4])}", 0.6)
