@@ -33,7 +33,7 @@ _DOWN = frozenset(
 _BOUNDS = frozenset(
     [*",;:.!?|", "and", "but", "while", "whereas", "compared", "versus", "because", "due", "amid"]
 )
-_AS_MUCH = frozenset((w,) for w in "much many high low little far well".split())
+_AS_MUCH = frozenset("much many high low little far well".split())
 _OPENERS = frozenset("a an which representing".split())  # ", an increase of", ", representing"
 # fmt: on
 _KINDS = ("amount", "percent")
@@ -73,7 +73,8 @@ def _bound(words: tuple[str, ...], i: int) -> bool:
     """Does a clause end at word ``i``? "As" ends one ("rose to 12% as prices dropped"), but not
     in "as much as 5%"."""
     if words[i] == "as":
-        return words[i - 1 : i] != ("as",) and words[i + 1 : i + 2] not in _AS_MUCH
+        after = words[i + 1] if i + 1 < len(words) else ""
+        return words[i - 1 : i] != ("as",) and after not in _AS_MUCH
     return words[i] in _BOUNDS
 
 

@@ -70,7 +70,8 @@ def moved_anchor(statement: Span, best: Span, *, local: bool) -> str | None:
 # A period after a word of comparison ("compared with the second quarter", "from Q2"), or a
 # count ("the second quarter in a row").
 _COMPARED = re.compile(
-    r"\b(?:(?:first|second|third|fourth)[- ]quarter in a row|compared (?:with|to)|from|versus|vs\.?|than|over|against|since|after|before)"
+    r"\b(?:(?:first|second|third|fourth)[- ]quarter in a row"
+    r"|compared (?:with|to)|from|versus|vs\.?|than|over|against|since|after|before)"
     r"(?:\s+(?:the|a|its|our|their|last|this|same|year's|year-ago|prior|previous))*"
     r"\s+(?:\S+\s+)?(?:[1-4][QH]|[QH][1-4]|(?:first|second|third|fourth)[- ](?:quarter|half))\b",
     re.IGNORECASE,

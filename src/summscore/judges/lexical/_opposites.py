@@ -67,8 +67,8 @@ def opposites(token: str) -> frozenset[str]:
     return found | {w for w in prefixed if not w.startswith(_NOT_PREFIXED)} | bare
 
 
-def _adjective(stem: str) -> bool:
-    return len(stem) >= 5 and stem.endswith(_ADJECTIVE_ENDS) and not stem.startswith(_NOT_PREFIXED)
+def _adjective(base: str) -> bool:
+    return len(base) >= 5 and base.endswith(_ADJECTIVE_ENDS) and not base.startswith(_NOT_PREFIXED)
 
 
 def compared_the_other_way(statement: Span, part: Span) -> bool:

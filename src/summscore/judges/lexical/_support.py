@@ -8,11 +8,11 @@ for a contradiction (see :mod:`._conflicts`), the signal a lexical judge can tru
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ._conflicts import Doubt, contradicted
 from ._doc import Doc
+from ._lexicon import NEGATIONS
 from ._match import anchor_in_doc, anchor_in_span, clip, pieces, ranked, recall
 from ._negation import is_negated, negated_heads
 from ._text import Span
@@ -56,15 +56,12 @@ def _verbatim(statement: Span, doc: Doc) -> bool:
     return False
 
 
-_PLAIN_NEGATION = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
-
-
 def _denial_unbacked(statement: Span, best: Span, doc: Doc) -> bool:
     """A claim that says "not" ("the images do not reveal the structures") where the passage
     that supports it negates nothing and says what the claim denies ("the images show how these
     networks ..."), and no clause of the source denies it. (Not for "failed to", "refused to":
     the source says those as often in other words.)"""
-    if not statement.negated or best.negated or not _PLAIN_NEGATION.search(statement.text):
+    if not statement.negated or best.negated or NEGATIONS.isdisjoint(statement.words):
         return False
     heads = negated_heads(statement.text)
     if not heads:
