@@ -4,6 +4,11 @@ data and prints, per dataset, how well each score separates or ranks what people
     python benchmarks/factual_consistency.py                # the full development sets
     python benchmarks/factual_consistency.py --sample       # the small committed samples (CI)
     python benchmarks/factual_consistency.py --only alignment --limit 200 --datasets summedits
+    python benchmarks/factual_consistency.py --labels mine.csv --source-column doc  # your own
+
+``--labels`` reads your own human-labelled pairs instead (any file ``summscore score`` reads, with
+a label column: 1/0, true/false, consistent/inconsistent, ...; a graded column, the set and the
+cut are optional; rows that cannot be used are named and left out): see ``fc_labels.py``.
 
 The full sets are read, unchanged, from the data folders of their repositories, checked out (or
 copied) under the folder named by ``SUMMSCORE_FC_DATA`` (or ``--data``):
@@ -429,7 +434,9 @@ def _primary(figures: dict[str, float]) -> tuple[str, float]:
     return "ROC-AUC", figures["auc"]
 
 
-def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str, object]]:
+def report(
+    by_set: dict[str, list[Pair]], only: set[str], described: str = "development sets"
+) -> dict[str, dict[str, object]]:
     figures: dict[str, dict[str, object]] = {}
     verdicts: list[bool] = []
     ties = 0
@@ -501,7 +508,7 @@ def report(by_set: dict[str, list[Pair]], only: set[str]) -> dict[str, dict[str,
         sys.stdout.flush()
     if verdicts:
         print(
-            f"judge beats both baselines on {sum(verdicts)} of {len(verdicts)} development sets "
+            f"judge beats both baselines on {sum(verdicts)} of {len(verdicts)} {described} "
             f"(ROC-AUC; Spearman on graded labels); a tie at 95% (the bootstrap interval of the "
             f"difference includes 0) on {ties} of the {len(verdicts)}"
         )
@@ -518,6 +525,40 @@ def published_systems(pairs: list[Pair]) -> list[str]:
 def missing_sets(found: Iterable[str]) -> list[str]:
     """The development sets the issue names that the data folder did not provide."""
     return sorted(set(DEVELOPMENT_SETS) - set(found))
+
+
+def _joined(source: str | list[str]) -> str:
+    return source if isinstance(source, str) else "\n\n".join(map(str, source))
+
+
+def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
+    """The pairs of the ``--labels`` files, and the rows left out (see fc_labels)."""
+    from fc_labels import read_labelled
+
+    from summscore.datasets import Columns, InputError
+
+    columns = Columns(source=args.source_column, summary=args.summary_column, id=args.id_column)
+    pairs: list[Pair] = []
+    problems: list[str] = []
+    for path in args.labels:
+        try:
+            rows, left_out = read_labelled(
+                path,
+                columns=columns,
+                label_column=args.label_column,
+                graded_column=args.graded_column,
+                dataset_columns=args.dataset_column,
+            )
+        except InputError as exc:
+            raise SystemExit(f"error: {exc}") from None
+        problems.extend(left_out)
+        # A source given as a list of passages is read as one text, by the judge and the
+        # baselines alike.
+        pairs.extend(
+            Pair(r.dataset, r.id, _joined(r.source), r.summary, r.label, r.graded, r.cut)
+            for r in rows
+        )
+    return pairs, problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -545,8 +586,39 @@ def main(argv: list[str] | None = None) -> int:
         "server standing in); the key is read from OPENAI_API_KEY",
     )
     parser.add_argument("--cascade-model", default="compat", help="--cascade: the model name")
+    labelled = parser.add_argument_group(
+        "your own labelled pairs (instead of the development sets; see benchmarks/fc_labels.py)"
+    )
+    labelled.add_argument(
+        "--labels",
+        nargs="+",
+        metavar="FILE",
+        help="JSONL, JSON, CSV, TSV or Parquet files of source, summary and a human label",
+    )
+    labelled.add_argument("--source-column", help="--labels: the source column (default: found)")
+    labelled.add_argument("--summary-column", help="--labels: the summary column (default: found)")
+    labelled.add_argument("--id-column", help="--labels: the id column (default: id if present)")
+    labelled.add_argument("--label-column", default="label", help="--labels: 1/0, true/false, ...")
+    labelled.add_argument("--graded-column", help="--labels: a graded label (judged on Spearman)")
+    labelled.add_argument(
+        "--dataset-column",
+        nargs="+",
+        default=(),
+        metavar="COLUMN",
+        help="--labels: the column(s) naming each row's set (default: dataset, else the file)",
+    )
     args = parser.parse_args(argv)
-    if args.sample:
+    described = "development sets"
+    if args.labels:
+        pairs, problems = _read_labels(args)
+        described = "labelled sets"
+        for problem in problems[:20]:
+            print(f"left out: {problem}")
+        if len(problems) > 20:
+            print(f"left out: {len(problems) - 20} more rows")
+        if problems:
+            print(f"{len(problems)} row(s) left out of the figures, {len(pairs)} read")
+    elif args.sample:
         pairs = [pair for path in SAMPLES for pair in load_sample(path)]
     elif args.data:
         root = Path(args.data)
@@ -564,11 +636,11 @@ def main(argv: list[str] | None = None) -> int:
             chosen.append(pair)
     if not by_set:
         parser.error("no pairs found: see the docstring for the expected folder layout")
-    absent = [] if args.sample or args.datasets else missing_sets(by_set)
+    absent = [] if args.sample or args.labels or args.datasets else missing_sets(by_set)
     if absent:
         print(f"not in the data folder (no figure): {', '.join(absent)}")
     start = time.perf_counter()
-    figures = report(dict(sorted(by_set.items())), set(args.only))
+    figures = report(dict(sorted(by_set.items())), set(args.only), described)
     print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")

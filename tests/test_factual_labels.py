@@ -1,0 +1,164 @@
+"""The factual-consistency benchmark on a user's own labelled file (``--labels``): labels as
+people write them, sets and cuts from columns, graded labels, and rows that cannot be used named
+and left out without stopping the others."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from factual_consistency import main  # noqa: E402
+from fc_labels import LabelError, parse_label, read_labelled  # noqa: E402
+
+from summscore.datasets import Columns  # noqa: E402
+
+SOURCE = "The council approved the new budget of 3 million on Monday, the mayor said."
+FAITHFUL = "The council approved the new budget on Monday."
+INVENTED = "The governor vetoed a tax cut for farmers in Texas."
+
+
+@pytest.mark.parametrize(
+    ("value", "label"),
+    [
+        (1, 1),
+        (0, 0),
+        (1.0, 1),
+        (True, 1),
+        (False, 0),
+        ("1", 1),
+        ("0.0", 0),
+        (" Consistent ", 1),
+        ("INCONSISTENT", 0),
+        ("correct", 1),
+        ("Non-Factual", 0),
+        ("non_factual", 0),
+        ("yes", 1),
+        ("unfaithful", 0),
+    ],
+)
+def test_labels_are_read_as_people_write_them(value: object, label: int) -> None:
+    assert parse_label(value) == label
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [(0.5, "--graded-column"), ("maybe", "is not a label"), ("", "is empty"), (None, "None")],
+)
+def test_a_value_that_is_no_label_says_why(value: object, says: str) -> None:
+    with pytest.raises(LabelError, match=says):
+        parse_label(value)
+
+
+def _write_csv(path: Path, rows: list[dict[str, object]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def _row(i: int, summary: str, label: object, cut: str, origin: str) -> dict[str, object]:
+    return {
+        "id": f"r{i}",
+        "doc": SOURCE,
+        "summary": summary,
+        "label": label,
+        "cut": cut,
+        "dataset": "mine",
+        "origin": origin,
+    }
+
+
+def test_sets_cuts_and_bad_rows_of_a_csv(tmp_path: Path) -> None:
+    rows = [
+        _row(1, FAITHFUL, "1", "val", "news"),
+        _row(2, INVENTED, "0", "val", "news"),
+        _row(3, FAITHFUL, "consistent", "test", "news"),
+        _row(4, INVENTED, "incorrect", "Validation", "news"),
+        _row(5, "   ", "1", "test", "news"),  # empty summary
+        _row(6, FAITHFUL, "perhaps", "test", "news"),  # no label
+        _row(7, FAITHFUL, "1", "test", "chat"),  # read after the bad rows
+    ]
+    path = _write_csv(tmp_path / "mine.csv", rows)
+    pairs, problems = read_labelled(
+        path,
+        columns=Columns(source="doc"),
+        dataset_columns=("dataset", "origin"),
+    )
+    assert [(p.id, p.dataset, p.label, p.cut) for p in pairs] == [
+        ("r1", "mine-news", 1, "val"),
+        ("r2", "mine-news", 0, "val"),
+        ("r3", "mine-news", 1, "test"),
+        ("r4", "mine-news", 0, "val"),
+        ("r7", "mine-chat", 1, "test"),
+    ]
+    assert len(problems) == 2
+    assert problems[0].startswith("mine.csv: line 6 (id 'r5')") and "summary" in problems[0]
+    assert problems[1].startswith("mine.csv: line 7 (id 'r6')")
+    assert "column 'label'" in problems[1] and "'perhaps'" in problems[1]
+
+
+def test_the_benchmark_runs_on_a_labelled_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [_row(i, FAITHFUL if i % 2 else INVENTED, i % 2, "test", "news") for i in range(8)]
+    rows.append(_row(99, FAITHFUL, "perhaps", "test", "news"))
+    path = _write_csv(tmp_path / "mine.csv", rows)
+    out_json = tmp_path / "figures.json"
+    assert main(["--labels", str(path), "--source-column", "doc", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "left out: mine.csv: line 10 (id 'r99'): column 'label'" in out
+    assert "1 row(s) left out of the figures, 8 read" in out
+    assert "not in the data folder" not in out  # no development set is expected here
+    assert "judge beats both baselines on" in out and "of 1 labelled sets" in out
+    figures = json.loads(out_json.read_text(encoding="utf-8"))
+    assert figures["mine"]["pairs"] == 8 and figures["mine"]["positive"] == 4
+    assert figures["mine"]["alignment"]["auc"] == 1.0  # copied against invented
+
+
+def test_graded_labels_alone_make_the_top_grade_consistent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A 1-5 consistency score per row, as SummEval-style annotations give; sources as lists of
+    # passages (ragas contexts) are read as one text.
+    grades = [5, 1, 4, 2, 5, 1]
+    path = tmp_path / "likert.jsonl"
+    path.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "source": [SOURCE, "It takes effect in May."],
+                    "summary": FAITHFUL if g >= 4 else INVENTED,
+                    "consistency": g,
+                }
+            )
+            for g in grades
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    pairs, problems = read_labelled(path, graded_column="consistency")
+    assert problems == []
+    assert [p.label for p in pairs] == [1, 0, 0, 0, 1, 0]  # only the top grade counts as 1
+    assert [p.graded for p in pairs] == [5.0, 1.0, 4.0, 2.0, 5.0, 1.0]
+    assert {p.dataset for p in pairs} == {"likert"}
+    assert main(["--labels", str(path), "--graded-column", "consistency"]) == 0
+    out = capsys.readouterr().out
+    assert "(Spearman " in out  # a graded set is judged on Spearman
+
+
+def test_a_file_without_labels_is_one_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write_csv(tmp_path / "plain.csv", [{"source": SOURCE, "summary": FAITHFUL}])
+    with pytest.raises(SystemExit, match=r"no label column 'label'.*the file has: source, summary"):
+        main(["--labels", str(path)])
+    with pytest.raises(SystemExit, match="no graded column 'score'"):
+        main(["--labels", str(path), "--graded-column", "score"])
