@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from summscore.judges.lexical._anchors import names
+from summscore.judges.lexical._match import _surname_in
 from summscore.judges.lexical._negation import is_negated, negated_scopes
 from summscore.judges.lexical._opposites import OPPOSITES
 from summscore.judges.lexical._words import canon
@@ -199,6 +200,13 @@ def test_a_plural_acronym_names_the_acronym() -> None:
     assert verdict_of(claim, source)["verdict"] != "no"
 
 
+def test_a_plural_acronym_in_mixed_case_names_the_acronym() -> None:
+    assert [a.key for a in names("A debate between PhDs on DVDs and MPs.")] == ["phd", "dvd", "mp"]
+    source = "PhD F: Is spectral subtraction done after the mel scaling or on the FFT bins?"
+    claim = "There was a discussion between PhDs about spectral subtraction on FFT bins."
+    assert verdict_of(claim, source)["verdict"] != "no"  # was: names "phd f", not "phds"
+
+
 def test_an_adjective_made_of_a_name_names_the_name() -> None:
     assert [a.key for a in names("SigmaWorks sells AI-powered project management.")] == [
         "sigmaworks",
@@ -210,6 +218,38 @@ def test_an_adjective_made_of_a_name_names_the_name() -> None:
     assert "energy-efficient building solutions" in [a.key for a in names(title)]
     edited = "EcoGenius offers Energy-inefficient Building Solutions to cut energy use."
     assert verdict_of(edited, title)["verdict"] != "yes"
+
+
+ROWLING = (
+    "Rowling faced a flood of criticism on Twitter last year. The author said she had been "
+    "called a traitor by Scottish nationalists."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "JK Rowling said she had been called a traitor on Twitter.",
+        "Joanne Rowling said she had been called a traitor on Twitter.",
+    ],
+)
+def test_a_full_name_whose_surname_opens_a_source_sentence_is_named(claim: str) -> None:
+    # "Rowling" opens its sentences, so the source's name extractor sees no name there; the
+    # claim's full name used to be a name the source never gives, against "Scottish": "no".
+    assert verdict_of(claim, ROWLING)["verdict"] != "no"
+
+
+def test_a_surname_the_source_gives_another_first_name_is_still_a_rival() -> None:
+    source = (
+        "Leo Varadkar met Justin Trudeau in Dublin on Monday. Varadkar said the talks went well."
+    )
+    verdict = verdict_of("Enda Varadkar met Justin Trudeau in Dublin on Monday.", source)
+    assert verdict["verdict"] != "yes"
+    assert not _surname_in("enda varadkar", frozenset({"leo varadkar"}), "Varadkar said so.")
+    assert _surname_in("enda varadkar", frozenset(), "Varadkar said so.")
+    # A word the source also writes in lower case is no surname where it opens a sentence.
+    assert not _surname_in("white house", frozenset(), "House prices rose. The house sold.")
+    assert not _surname_in("rowling", frozenset(), "Rowling said so.")  # one word: names_match
 
 
 @pytest.mark.parametrize(
@@ -228,6 +268,18 @@ def test_an_adjective_made_of_a_name_names_the_name() -> None:
 )
 def test_a_quarter_or_comparison_written_out_is_the_same_name(claim: str, source: str) -> None:
     assert verdict_of(claim, source)["verdict"] == "yes"
+
+
+def test_a_quarter_written_number_first_is_the_quarter() -> None:
+    # Earnings calls write "4Q 2020"; it was read as the number 4 (against the source's 6.1).
+    source = (
+        "We expect fourth quarter 2020 home deliveries of between 2,400 and 2,600 units. Our "
+        "monthly absorption pace rose to 6.1."
+    )
+    claim = "Home deliveries for {} 2020 are expected to be between 2,400 and 2,600 units."
+    assert verdict_of(claim.format("4Q"), source)["verdict"] == "yes"
+    turned = verdict_of(claim.format("1Q"), source)
+    assert turned["verdict"] == "no" and "Q4" in str(turned["reason"])
 
 
 def test_a_quarter_the_source_does_not_give_is_still_questioned() -> None:

@@ -213,6 +213,15 @@ _LATIN_IN_CJK = re.compile(r"[A-Za-z][A-Za-z0-9.&\-]+(?:\s[A-Z][A-Za-z0-9.&\-]+)
 _SENTENCE_OPENERS = frozenset(STOPWORDS | COMMON_STARTS | QUESTION_WORDS)
 
 
+def _plural_acronym(surface: str) -> bool:
+    """Is ``surface`` an acronym with a plural "s": "CNNs", "MPs", "PhDs" (its last word ends in
+    a capital before the "s" and has another capital)?"""
+    if len(surface) < 3 or surface[-1] != "s" or not surface[-2].isupper():
+        return False
+    word = surface.rsplit(" ", 1)[-1]
+    return len(word) >= 3 and any(c.isupper() for c in word[:-2])
+
+
 def _at_sentence_start(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \"'“‘(")
     return not before or before[-1] in ".!?:;\n。！？"
@@ -334,8 +343,8 @@ def names(text: str) -> list[Anchor]:
             if surface.endswith("'s"):
                 surface = surface[:-2]
             key = surface.lower()
-            if len(surface) >= 3 and surface[-3:-1].isupper() and surface[-1] == "s":
-                key = key[:-1]  # a plural acronym: "CNNs", "MPs"
+            if _plural_acronym(surface):
+                key = key[:-1]  # a plural acronym: "CNNs", "MPs", "PhDs"
             if not key or (key in STOPWORDS and " " not in key):
                 continue
             kind = "month" if key in MONTHS else "weekday" if key in WEEKDAYS else "name"

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from ._doc import MEMO_LIMIT, Doc
-from ._lexicon import DEMONYMS
+from ._lexicon import DEMONYMS, STOPWORDS
 from ._text import Span, make_span
 from ._words import content_tokens, normalize, stem
 
@@ -222,6 +222,26 @@ def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
     return False
 
 
+def _surname_in(key: str, names: frozenset[str], text: str) -> bool:
+    """Does ``text`` name the last word of the name ``key`` where its extractor saw no name? A
+    surname that opens a sentence ("Rowling faced criticism") is read as no name, so "JK Rowling"
+    would be a name the source never gives. It counts as given when the text writes it with a
+    capital and never without, and no name of the text has it (there, :func:`names_match`
+    decided: "Enda Varadkar" is not "Leo Varadkar")."""
+    words = key.split()
+    if len(words) < 2:
+        return False
+    last = words[-1]
+    if len(last) < 3 or not last.isalpha() or last in STOPWORDS:
+        return False
+    capital = last[0].upper() + last[1:]
+    if capital not in text or any(last in name.split() for name in names):
+        return False
+    return (
+        re.search(rf"\b{capital}\b", text) is not None and re.search(rf"\b{last}\b", text) is None
+    )
+
+
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
     if key in statement.numbers:
         return key in doc.numbers
@@ -234,6 +254,7 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
             _name_in(key, doc.entities, doc.lowered)
             or spelled_out(key, doc.text)
             or abbreviated(key, statement, doc.entities)
+            or _surname_in(key, doc.entities, doc.text)
         )
         if len(memo) < MEMO_LIMIT:
             memo[(key, statement.text)] = found
@@ -247,6 +268,7 @@ def anchor_in_span(key: str, statement: Span, span: Span) -> bool:
         _name_in(key, span.entities, span.text.lower())
         or spelled_out(key, span.text)
         or abbreviated(key, statement, span.entities)
+        or _surname_in(key, span.entities, span.text)
     )
 
 
