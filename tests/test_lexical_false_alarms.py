@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from summscore.judges.lexical._anchors import names
-from summscore.judges.lexical._match import _surname_in, names_match
+from summscore.judges.lexical._match import _surname_in
 from summscore.judges.lexical._negation import is_negated, negated_scopes
 from summscore.judges.lexical._opposites import OPPOSITES
 from summscore.judges.lexical._words import canon
@@ -237,19 +237,6 @@ def test_a_full_name_whose_surname_opens_a_source_sentence_is_named(claim: str) 
     # "Rowling" opens its sentences, so the source's name extractor sees no name there; the
     # claim's full name used to be a name the source never gives, against "Scottish": "no".
     assert verdict_of(claim, ROWLING)["verdict"] != "no"
-
-
-def test_a_name_with_one_inner_word_left_out_is_the_name() -> None:
-    source = (
-        "We are offering an Early Bird Bundle Package for only $100/month to the first 20 "
-        "customers, alongside our Starter Package."
-    )
-    claim = "An Early Bird Package costs $100/month for the first 20 customers."
-    assert verdict_of(claim, source)["verdict"] == "yes"  # was: "early bird bundle package"
-    # Not two words left out, nor the first or last word changed.
-    assert not names_match("early package", "early bird bundle package")
-    assert not names_match("late bird package", "early bird bundle package")
-    assert not names_match("early bird offer", "early bird bundle package offer")
 
 
 def test_a_surname_the_source_gives_another_first_name_is_still_a_rival() -> None:
