@@ -12,11 +12,11 @@ import sys
 
 import pytest
 
-from summscore.judges.lexical._anchors import names
+from summscore.judges.lexical._anchors import names, quantities
 from summscore.judges.lexical._match import _surname_in
 from summscore.judges.lexical._negation import is_negated, negated_scopes
 from summscore.judges.lexical._opposites import OPPOSITES
-from summscore.judges.lexical._words import canon
+from summscore.judges.lexical._words import canon, normalize
 
 from .lexical_cases import verdict_of
 
@@ -250,6 +250,12 @@ def test_a_surname_the_source_gives_another_first_name_is_still_a_rival() -> Non
     # A word the source also writes in lower case is no surname where it opens a sentence.
     assert not _surname_in("white house", frozenset(), "House prices rose. The house sold.")
     assert not _surname_in("rowling", frozenset(), "Rowling said so.")  # one word: names_match
+    # Only where every time the source writes it, it opens a sentence: a capital inside one
+    # that the name reader left out ("Sterling", "Kelly") stays left out.
+    assert not _surname_in("raheem sterling", frozenset(), "Sterling scored. Later Sterling said.")
+    assert _surname_in("raheem sterling", frozenset(), 'Sterling scored. "Sterling is fast."')
+    # The common noun that ends an institution's name is no surname.
+    assert not _surname_in("west yorkshire police", frozenset(), "Police arrested him.")
 
 
 @pytest.mark.parametrize(
@@ -270,6 +276,35 @@ def test_a_quarter_or_comparison_written_out_is_the_same_name(claim: str, source
     assert verdict_of(claim, source)["verdict"] == "yes"
 
 
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("They got twenty-five machines.", ["25"]),
+        ("all twenty - five people", ["25"]),  # as meeting transcripts are tokenised
+        ("Twenty five of them", ["25"]),
+        ("forty-two ships and ninety-nine percent", ["42", "99%"]),
+        ("two hundred and fifty people, three hundred more", ["250", "300"]),
+        ("twenty-five thousand fans", ["25000"]),
+        ("twenty people, five cars", ["20", "5"]),
+        ("a hundred people and a dozen eggs", ["100", "12"]),
+    ],
+)
+def test_a_number_in_words_is_read_whole(text: str, numbers: list[str]) -> None:
+    assert [a.key for a in quantities(text)] == numbers
+
+
+def test_a_number_in_words_matches_its_digits() -> None:
+    # "twenty - five" was 20 and 5: "25 machines" was unconfirmed or a rival of 5.
+    source = (
+        "Professor C: So all twenty - five people were sending things to all twenty - five "
+        "machines at the workshop."
+    )
+    claim = "At the workshop all 25 people were sending things to all 25 machines."
+    assert verdict_of(claim, source)["verdict"] == "yes"
+    turned = verdict_of("At the workshop all 25 people were sending things to 20 machines.", source)
+    assert turned["verdict"] != "yes"
+
+
 def test_a_quarter_written_number_first_is_the_quarter() -> None:
     # Earnings calls write "4Q 2020"; it was read as the number 4 (against the source's 6.1).
     source = (
@@ -280,6 +315,11 @@ def test_a_quarter_written_number_first_is_the_quarter() -> None:
     assert verdict_of(claim.format("4Q"), source)["verdict"] == "yes"
     turned = verdict_of(claim.format("1Q"), source)
     assert turned["verdict"] == "no" and "Q4" in str(turned["reason"])
+    short = "Home deliveries for {} are expected to be between 2,400 and 2,600 units."
+    assert verdict_of(short.format("4Q20"), source)["verdict"] == "yes"
+    assert verdict_of(short.format("4Q'20"), source)["verdict"] == "yes"
+    assert verdict_of(short.format("3Q20"), source)["verdict"] == "no"
+    assert normalize("1Q84 is a novel") == "1Q84 is a novel"  # no year of this century
 
 
 def test_a_quarter_the_source_does_not_give_is_still_questioned() -> None:

@@ -45,8 +45,17 @@ _CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?
 # A character every alternative of _CURRENCY_BEFORE holds: the search is skipped before numbers
 # with none of them in the four characters it reads (most numbers).
 _CURRENCY_MARKS = frozenset("$€£¥₹DRPYB")
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_DIGIT_WORDS = "one|two|three|four|five|six|seven|eight|nine"
+_UNDER_100 = (
+    rf"(?:(?:{_TENS})(?:\s*-\s*|\s+)(?:{_DIGIT_WORDS})\b|"
+    + "|".join(sorted((w for w in WORD_NUMBERS if w not in ("hundred", "dozen")), key=len)[::-1])
+    + ")"
+)
+# A number in words, compounds whole: "twenty-five" (or "twenty - five", as transcripts are
+# tokenised) is 25, "two hundred and fifty" 250; not 20 and 5, 2 and 100.
 _WORD_NUMBER = re.compile(
-    r"\b(" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b"
+    rf"\b((?:{_UNDER_100}\s+)?hundred(?:\s+(?:and\s+)?{_UNDER_100})?\b|{_UNDER_100}\b|dozen\b)"
     r"(?:[\s-]+(thousand|million|billion|trillion))?(\s?(?:%|percent\b|per cent\b))?",
     re.IGNORECASE,
 )
@@ -182,7 +191,7 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
             word = m.group(1).lower()
             if word == "one" and not m.group(2) and not m.group(3):
                 continue  # "one of", "one day": too often not a quantity
-            value = float(WORD_NUMBERS[word])
+            value = _spelled_value(word)
             if m.group(2):
                 value *= SCALES[m.group(2).lower()]
             kind = "percent" if m.group(3) else "amount"
@@ -191,6 +200,18 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
             found.append(Anchor(key, kind, m.start(), m.group(0).strip(), unit))
         found.sort(key=_START)  # (the numbers in digits come in order: found by one search)
     return found
+
+
+def _spelled_value(words: str) -> float:
+    """The value of a number in words as _WORD_NUMBER finds it ("twenty - five", "two hundred
+    and fifty")."""
+    value = 0
+    for word in _LATIN_WORD.findall(words):
+        if word == "hundred":
+            value = (value or 1) * 100
+        elif word != "and":
+            value += WORD_NUMBERS[word]
+    return float(value)
 
 
 # ---------------------------------------------------------------------------------- entities

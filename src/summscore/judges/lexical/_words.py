@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Generic, TypeVar
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
+from ._repair import quarters_first
 
 __all__ = [
     "WordMemo",
@@ -102,14 +103,9 @@ def normalize(text: str) -> str:
         text = _detokenize(text)
     if ", " in text and _SPACED_THOUSANDS_HINT.search(text) is not None:
         text = _SPACED_THOUSANDS.sub(_thousands, text)
-    if "Q" in text and _QUARTER_HINT.search(text) is not None:
-        text = _NUMBER_FIRST_QUARTER.sub(r"Q\1", text)
+    if "Q" in text:
+        text = quarters_first(text)
     return text
-
-
-# "4Q 2020" (earnings calls) is "Q4 2020"; the hint opens with "Q", so its search skips ahead.
-_QUARTER_HINT = re.compile(r"Q(?<=\b[1-4]Q)\b")
-_NUMBER_FIRST_QUARTER = re.compile(r"\b([1-4])Q\b")
 
 
 # A number whose thousands a tokeniser set apart after the comma ("£50, 000", "3, 800" in XSum as
