@@ -527,6 +527,22 @@ def missing_sets(found: Iterable[str]) -> list[str]:
     return sorted(set(DEVELOPMENT_SETS) - set(found))
 
 
+def _write_json(path: str, figures: dict[str, object]) -> None:
+    """The figures as JSON, a figure that could not be computed (one class only) as null."""
+
+    def plain(value: object) -> object:
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+
+    text = json.dumps(plain(figures), indent=1, allow_nan=False)
+    Path(path).write_text(text, encoding="utf-8")
+
+
 def _joined(source: str | list[str]) -> str:
     return source if isinstance(source, str) else "\n\n".join(map(str, source))
 
@@ -548,6 +564,7 @@ def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
                 label_column=args.label_column,
                 graded_column=args.graded_column,
                 dataset_columns=args.dataset_column,
+                encoding=args.encoding,
             )
         except InputError as exc:
             raise SystemExit(f"error: {exc}") from None
@@ -598,7 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     labelled.add_argument("--source-column", help="--labels: the source column (default: found)")
     labelled.add_argument("--summary-column", help="--labels: the summary column (default: found)")
     labelled.add_argument("--id-column", help="--labels: the id column (default: id if present)")
-    labelled.add_argument("--label-column", default="label", help="--labels: 1/0, true/false, ...")
+    labelled.add_argument("--label-column", help="--labels: 1/0, true/false, ... (default: label)")
     labelled.add_argument("--graded-column", help="--labels: a graded label (judged on Spearman)")
     labelled.add_argument(
         "--dataset-column",
@@ -607,6 +624,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="COLUMN",
         help="--labels: the column(s) naming each row's set (default: dataset, else the file)",
     )
+    labelled.add_argument("--encoding", default="utf-8", help="--labels: the files' encoding")
     args = parser.parse_args(argv)
     described = "development sets"
     if args.labels:
@@ -635,7 +653,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.limit is None or len(chosen) < args.limit:
             chosen.append(pair)
     if not by_set:
+        if args.labels:
+            parser.error(
+                "no labelled pair left to score (see the rows left out, --cut, --datasets)"
+            )
         parser.error("no pairs found: see the docstring for the expected folder layout")
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)  # before the run, not after
     absent = [] if args.sample or args.labels or args.datasets else missing_sets(by_set)
     if absent:
         print(f"not in the data folder (no figure): {', '.join(absent)}")
@@ -643,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = report(dict(sorted(by_set.items())), set(args.only), described)
     print(f"total {sum(map(len, by_set.values()))} pairs in {time.perf_counter() - start:.0f} s")
     if args.json:
-        Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        _write_json(args.json, figures)
     if args.cascade is not None:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/
         moved = cascade_report(
@@ -651,7 +675,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.json:
             figures["cascade"] = {"threshold": args.cascade, **moved}
-            Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+            _write_json(args.json, figures)
     return 0
 
 

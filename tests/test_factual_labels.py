@@ -41,6 +41,11 @@ INVENTED = "The governor vetoed a tax cut for farmers in Texas."
         ("non_factual", 0),
         ("yes", 1),
         ("unfaithful", 0),
+        ("1.00", 1),
+        ("+1", 1),
+        ("T", 1),
+        ("n", 0),
+        ("Not consistent", 0),
     ],
 )
 def test_labels_are_read_as_people_write_them(value: object, label: int) -> None:
@@ -49,7 +54,15 @@ def test_labels_are_read_as_people_write_them(value: object, label: int) -> None
 
 @pytest.mark.parametrize(
     ("value", "says"),
-    [(0.5, "--graded-column"), ("maybe", "is not a label"), ("", "is empty"), (None, "None")],
+    [
+        (0.5, "--graded-column"),
+        ("maybe", "is not a label"),
+        ("", "is empty"),
+        (None, "is empty"),
+        (float("nan"), "is empty"),
+        ("-1", "is not 0 or 1"),  # some sets mark "no label" with -1: never read as 1 or 0
+        (-1, "is not 0 or 1"),
+    ],
 )
 def test_a_value_that_is_no_label_says_why(value: object, says: str) -> None:
     with pytest.raises(LabelError, match=says):
@@ -162,3 +175,59 @@ def test_a_file_without_labels_is_one_clear_error(
         main(["--labels", str(path)])
     with pytest.raises(SystemExit, match="no graded column 'score'"):
         main(["--labels", str(path), "--graded-column", "score"])
+
+
+def test_a_json_file_names_its_columns_in_any_row(tmp_path: Path) -> None:
+    # The first row has no label and no set; later rows do: the file is still read, the first
+    # row is named, and the set column is the file's.
+    rows = [
+        {"source": SOURCE, "summary": FAITHFUL},
+        {"source": SOURCE, "summary": FAITHFUL, "label": 1, "fold": 0},
+        {"source": SOURCE, "summary": INVENTED, "label": 0, "fold": 0},
+        {"source": SOURCE, "summary": INVENTED, "label": 0, "fold": ""},
+        {"source": SOURCE, "summary": FAITHFUL, "label": 1, "fold": 1},
+    ]
+    path = tmp_path / "late.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    pairs, problems = read_labelled(path, dataset_columns=("fold",))
+    assert [(p.dataset, p.label) for p in pairs] == [("0", 1), ("0", 0), ("1", 1)]  # 0 is a set
+    assert len(problems) == 2
+    assert "line 1" in problems[0] and "column 'label' is missing from this row" in problems[0]
+    assert "line 4" in problems[1] and "column 'fold' is empty" in problems[1]
+
+
+def test_a_named_label_column_must_exist_even_with_a_graded_one(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps({"source": SOURCE, "summary": FAITHFUL, "g": 3}) + "\n")
+    with pytest.raises(SystemExit, match="no label column 'lbel'"):
+        main(["--labels", str(path), "--graded-column", "g", "--label-column", "lbel"])
+
+
+def test_parquet_and_other_encodings_are_read(tmp_path: Path) -> None:
+    pyarrow = pytest.importorskip("pyarrow")
+    from pyarrow import parquet
+
+    table = pyarrow.table(
+        {"source": [SOURCE] * 4, "summary": [FAITHFUL, INVENTED] * 2, "label": [1, 0, 1, 0]}
+    )
+    parquet.write_table(table, tmp_path / "rated.parquet")
+    pairs, problems = read_labelled(tmp_path / "rated.parquet")
+    assert [p.label for p in pairs] == [1, 0, 1, 0] and problems == []
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(
+        (f'source,summary,label\n"{SOURCE} Café.","{FAITHFUL}",1\n').encode("latin-1")
+    )
+    pairs, problems = read_labelled(latin, encoding="latin-1")
+    assert problems == [] and pairs[0].source.endswith("Café.")
+
+
+def test_json_figures_are_valid_json_in_a_new_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One class only: ROC-AUC cannot be computed and is written as null, not NaN.
+    path = _write_csv(tmp_path / "one.csv", [_row(i, FAITHFUL, 1, "test", "x") for i in range(3)])
+    out_json = tmp_path / "new" / "folder" / "figures.json"
+    assert main(["--labels", str(path), "--source-column", "doc", "--json", str(out_json)]) == 0
+    text = out_json.read_text(encoding="utf-8")
+    figures = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} is no JSON"))
+    assert figures["mine"]["alignment"]["auc"] is None
