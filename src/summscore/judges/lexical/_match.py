@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ._anchors import _at_sentence_start
 from ._doc import MEMO_LIMIT, Doc
 from ._lexicon import DEMONYMS, STOPWORDS
 from ._text import Span, make_span
@@ -250,15 +251,8 @@ def _surname_in(key: str, names: frozenset[str], text: str) -> bool:
         return False
     found = [m.start() for m in re.finditer(rf"\b{last}\b", text, re.IGNORECASE)]
     return bool(found) and all(
-        text.startswith(capital, start) and _opens_sentence(text, start) for start in found
+        text.startswith(capital, start) and _at_sentence_start(text, start) for start in found
     )
-
-
-def _opens_sentence(text: str, start: int) -> bool:
-    """Does the word at ``start`` open a sentence (the text's start, or a sentence's end before
-    it, with spaces, quote marks or a bracket between)?"""
-    before = text[:start].rstrip(" \t\"'\u201c\u2018(")
-    return not before or before[-1] in ".!?\n"
 
 
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
