@@ -543,14 +543,11 @@ def _write_json(path: str, figures: dict[str, object]) -> None:
     Path(path).write_text(text, encoding="utf-8")
 
 
-def _joined(source: str | list[str]) -> str:
-    return source if isinstance(source, str) else "\n\n".join(map(str, source))
-
-
 def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
     """The pairs of the ``--labels`` files, and the rows left out (see fc_labels)."""
     from fc_labels import read_labelled
 
+    from summscore._inputs import check_source
     from summscore.datasets import Columns, InputError
 
     columns = Columns(source=args.source_column, summary=args.summary_column, id=args.id_column)
@@ -569,10 +566,10 @@ def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
         except InputError as exc:
             raise SystemExit(f"error: {exc}") from None
         problems.extend(left_out)
-        # A source given as a list of passages is read as one text, by the judge and the
-        # baselines alike.
+        # A source given as a list of passages is one text, joined as the scorer joins it, for
+        # the judge and the baselines alike.
         pairs.extend(
-            Pair(r.dataset, r.id, _joined(r.source), r.summary, r.label, r.graded, r.cut)
+            Pair(r.dataset, r.id, check_source(r.source), r.summary, r.label, r.graded, r.cut)
             for r in rows
         )
     return pairs, problems

@@ -4,6 +4,7 @@ and left out without stopping the others."""
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -231,3 +232,37 @@ def test_json_figures_are_valid_json_in_a_new_folder(
     text = out_json.read_text(encoding="utf-8")
     figures = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} is no JSON"))
     assert figures["mine"]["alignment"]["auc"] is None
+
+
+def test_many_bad_rows_are_counted_past_the_twenty_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [_row(i, FAITHFUL, "perhaps", "test", "news") for i in range(23)]
+    rows += [
+        _row(100 + i, FAITHFUL if i % 2 else INVENTED, i % 2, "test", "news") for i in range(4)
+    ]
+    path = _write_csv(tmp_path / "bad.csv", rows)
+    assert main(["--labels", str(path), "--source-column", "doc"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("left out: bad.csv:") == 20
+    assert "left out: 3 more rows" in out and "23 row(s) left out of the figures, 4 read" in out
+
+
+def test_a_source_of_passages_is_joined_as_the_scorer_joins_it(tmp_path: Path) -> None:
+    from factual_consistency import _read_labels
+
+    path = tmp_path / "ctx.jsonl"
+    row = {"source": ["First passage.", "Second passage."], "summary": FAITHFUL, "label": 1}
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    args = argparse.Namespace(
+        labels=[str(path)],
+        source_column=None,
+        summary_column=None,
+        id_column=None,
+        label_column=None,
+        graded_column=None,
+        dataset_column=(),
+        encoding="utf-8",
+    )
+    (pair,), problems = _read_labels(args)
+    assert problems == [] and pair.source == "First passage.\nSecond passage."
