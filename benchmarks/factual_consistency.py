@@ -549,6 +549,7 @@ def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
 
     from summscore._inputs import check_source
     from summscore.datasets import Columns, InputError
+    from summscore.errors import MissingExtraError
 
     columns = Columns(source=args.source_column, summary=args.summary_column, id=args.id_column)
     pairs: list[Pair] = []
@@ -562,8 +563,9 @@ def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
                 graded_column=args.graded_column,
                 dataset_columns=args.dataset_column,
                 encoding=args.encoding,
+                sheet=args.sheet,
             )
-        except InputError as exc:
+        except (InputError, MissingExtraError) as exc:
             raise SystemExit(f"error: {exc}") from None
         problems.extend(left_out)
         # A source given as a list of passages is one text, joined as the scorer joins it, for
@@ -622,6 +624,9 @@ def main(argv: list[str] | None = None) -> int:
         help="--labels: the column(s) naming each row's set (default: dataset, else the file)",
     )
     labelled.add_argument("--encoding", default="utf-8", help="--labels: the files' encoding")
+    labelled.add_argument(
+        "--sheet", help="--labels: the worksheet of Excel files (where several hold data)"
+    )
     args = parser.parse_args(argv)
     described = "development sets"
     if args.labels:

@@ -1,8 +1,8 @@
 """Human-labelled pairs of your own for ``factual_consistency.py --labels``: does the offline
 judge agree with *your* raters, on your summaries?
 
-A file is read as ``summscore score`` reads one (JSONL, JSON, CSV, TSV, Parquet, gzipped; the
-source and summary columns found the same way, or named), with a label per row:
+A file is read as ``summscore score`` reads one (JSONL, JSON, CSV, TSV, Parquet, an Excel sheet,
+gzipped; the source and summary columns found the same way, or named), with a label per row:
 
 * ``label`` (``--label-column``): 1 / 0 ("1.0", "+1"), true / false (T / F), yes / no (Y / N),
   consistent / inconsistent, faithful / unfaithful, correct / incorrect, supported /
@@ -140,6 +140,7 @@ def read_labelled(
     dataset_columns: Sequence[str] = (),
     cut_column: str = "cut",
     encoding: str = "utf-8",
+    sheet: str | None = None,
 ) -> tuple[list[LabelledRow], list[str]]:
     """The usable rows of ``path`` and a message per row left out (see the module docstring).
     ``label_column`` None: "label" where the file has it. Raises
@@ -148,13 +149,14 @@ def read_labelled(
     from summscore.datasets import InputError
 
     path = Path(path)
-    reader = open_rows(path, columns, encoding=encoding)  # source, summary, id: as the CLI does
+    # source, summary, id: as the CLI reads them
+    reader = open_rows(path, columns, encoding=encoding, sheet=sheet)
     # The label fields, by the record's ordinal (a second pass over the file: rows carry only
     # what scoring needs). A JSON file's rows need not share keys: a column is the file's if
     # any row has it.
     fields = {
         record.number: dict(record.fields)
-        for record in open_records(path, reader.encoding or encoding).records
+        for record in open_records(path, reader.encoding or encoding, sheet=sheet).records
         if record.fields is not None
     }
     present = set(reader.file_columns).union(*(f.keys() for f in fields.values()))

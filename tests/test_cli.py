@@ -192,7 +192,10 @@ def test_missing_and_unknown_inputs_are_usage_errors(
     assert "no such file" in capsys.readouterr().err
     (tmp_path / "data.txt").write_text("x")
     assert main(["score", str(tmp_path / "data.txt")]) == 2
-    assert "use .jsonl, .json, .csv, .tsv or .parquet" in capsys.readouterr().err
+    assert (
+        "use .jsonl, .json, .csv, .tsv (optionally .gz), .parquet or .xlsx"
+        in capsys.readouterr().err
+    )
     (tmp_path / "empty.jsonl").write_text("\n")
     assert main(["score", str(tmp_path / "empty.jsonl")]) == 2
     assert "no rows" in capsys.readouterr().err

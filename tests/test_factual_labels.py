@@ -222,6 +222,39 @@ def test_parquet_and_other_encodings_are_read(tmp_path: Path) -> None:
     assert problems == [] and pairs[0].source.endswith("Café.")
 
 
+def test_an_excel_sheet_of_labels_is_read_with_typed_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.active.title = "notes"
+    book.active.append(["read me: ratings of round 2"])
+    sheet = book.create_sheet("ratings")
+    sheet.append(["doc", "summary", "label", "origin", "cut"])
+    labels: list[object] = [True, 0, 1.0, "inconsistent", "maybe", 1]
+    for i, label in enumerate(labels):
+        sheet.append([SOURCE, [FAITHFUL, INVENTED][i % 2], label, "xsum", "val" if i < 2 else None])
+    path = tmp_path / "rated.xlsx"
+    book.save(path)
+    columns = Columns(source="doc")
+    with pytest.raises(Exception, match="several sheets with data"):
+        read_labelled(path, columns=columns)
+    pairs, problems = read_labelled(
+        path, columns=columns, sheet="ratings", dataset_columns=["origin"]
+    )
+    assert [p.label for p in pairs] == [1, 0, 1, 0, 1]
+    assert [p.cut for p in pairs] == ["val", "val", "test", "test", "test"]
+    assert {p.dataset for p in pairs} == {"xsum"}
+    assert (
+        len(problems) == 1
+        and problems[0].startswith("rated.xlsx: row 6 (id 5)")
+        and "maybe" in problems[0]
+    )
+    argv = ["--labels", str(path), "--source-column", "doc", "--dataset-column", "origin"]
+    assert main([*argv, "--sheet", "ratings"]) == 0
+    assert "xsum" in capsys.readouterr().out
+
+
 def test_json_figures_are_valid_json_in_a_new_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -263,6 +296,7 @@ def test_a_source_of_passages_is_joined_as_the_scorer_joins_it(tmp_path: Path) -
         graded_column=None,
         dataset_column=(),
         encoding="utf-8",
+        sheet=None,
     )
     (pair,), problems = _read_labels(args)
     assert problems == [] and pair.source == "First passage.\nSecond passage."

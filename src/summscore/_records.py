@@ -1,4 +1,5 @@
-"""Raw records from a file: JSONL, JSON (a list of objects), CSV, TSV or Parquet, maybe gzipped.
+"""Raw records from a file: JSONL, JSON (a list of objects), CSV, TSV, Parquet or an Excel
+worksheet (:mod:`._xlsx`), the text formats maybe gzipped.
 
 This layer knows formats, encodings and compression, nothing about columns. It yields
 :class:`Record` objects lazily (JSON lists excepted: the standard library cannot stream them). A
@@ -47,6 +48,12 @@ FORMATS = {
     ".csv": "csv",
     ".tsv": "tsv",
     ".parquet": "parquet",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+}
+_NOT_READ = {
+    ".xls": "the Excel 97-2003 format is not read; save it as .xlsx or .csv",
+    ".ods": "OpenDocument spreadsheets are not read; save it as .xlsx or .csv",
 }
 _GZIP_MAGIC = b"\x1f\x8b"
 _BOMS = (
@@ -130,14 +137,20 @@ def undecodable(text: str) -> str | None:
 def file_format(path: Path) -> str:
     """The format named by the file's suffix; ``.gz`` after it means gzip-compressed."""
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
+    gzipped = bool(suffixes) and suffixes[-1] == ".gz"
+    if gzipped:
         suffixes.pop()
-    fmt = FORMATS.get(suffixes[-1]) if suffixes else None
+    last = suffixes[-1] if suffixes else ""
+    if last in _NOT_READ:
+        raise InputError(f"{path}: {_NOT_READ[last]}")
+    fmt = FORMATS.get(last)
     if fmt is None:
         raise InputError(
             f"{path}: unknown file type {path.suffix or '(none)'}; use .jsonl, .json, .csv, .tsv "
-            "or .parquet (optionally .gz)"
+            "(optionally .gz), .parquet or .xlsx"
         )
+    if gzipped and fmt in ("parquet", "xlsx"):
+        raise InputError(f"{path}: a {last} file is compressed already; unpack the .gz first")
     return fmt
 
 
@@ -152,8 +165,11 @@ class RecordFile:
     columns: list[str] | None = None  # None: from the first record (JSONL, JSON)
 
 
-def open_records(path: str | Path, encoding: str = "utf-8") -> RecordFile:
-    """Open ``path`` for reading records; raises InputError for a problem with the whole file."""
+def open_records(
+    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+) -> RecordFile:
+    """Open ``path`` for reading records; raises InputError for a problem with the whole file.
+    ``sheet``: the worksheet of an Excel workbook (by default its only one with data)."""
     path = Path(path)
     fmt = file_format(path)
     try:
@@ -164,8 +180,14 @@ def open_records(path: str | Path, encoding: str = "utf-8") -> RecordFile:
         raise InputError(f"{path}: is a directory, not a file")
     if not path.exists():
         raise InputError(f"{path}: no such file")
+    if sheet is not None and fmt != "xlsx":
+        raise InputError(f"{path}: --sheet is for Excel workbooks (.xlsx), not .{fmt} files")
     if fmt == "parquet":
         return _parquet(path)
+    if fmt == "xlsx":
+        from ._xlsx import open_workbook
+
+        return open_workbook(path, sheet)
     try:
         raw = _open_binary(path)
         text, encoding = _open_text(raw, encoding, newline="" if fmt in ("csv", "tsv") else None)
@@ -336,7 +358,9 @@ def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
             yield Record(number, f"row {number}", fields=fields)
 
 
-def count_records(path: str | Path, encoding: str = "utf-8") -> int | None:
+def count_records(
+    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+) -> int | None:
     """How many records ``path`` holds, read quickly (for a progress bar); None if unknown."""
     try:
         path = Path(path)
@@ -348,6 +372,6 @@ def count_records(path: str | Path, encoding: str = "utf-8") -> int | None:
         if fmt == "jsonl":  # one record per non-blank line: no need to parse it
             with _open_binary(path) as raw:
                 return sum(1 for line in raw if line.strip())
-        return sum(1 for _ in open_records(path, encoding).records)
+        return sum(1 for _ in open_records(path, encoding, sheet=sheet).records)
     except Exception:
         return None

@@ -1,7 +1,7 @@
-"""Reading cases from files (JSONL, JSON, CSV, TSV, Parquet, gzipped) and writing results.
+"""Reading cases from files (JSONL, JSON, CSV, TSV, Parquet, Excel, gzipped) and writing results.
 
 Shared by the CLI, the service and Ray. Columns are worked out once, up front, from the header
-(CSV, TSV, Parquet) or the first object (JSONL, JSON): a missing source or summary column is one
+(CSV, TSV, Parquet, an Excel sheet's first row) or the first object (JSONL, JSON): a missing source or summary column is one
 :class:`InputError` listing the file's columns. Rows are then read lazily, one at a time; a row
 that cannot be used (broken JSON, a missing or empty field, undecodable bytes, a malformed JSON
 list in a CSV cell) becomes a :class:`Row` with ``error`` naming where it is, its id and the
@@ -76,7 +76,7 @@ class Row:
     """One input row: its id, and either the case or the reason it cannot be scored.
 
     ``where`` says where it is in the file ("line 3" for JSONL, CSV and TSV, "item 3" for a JSON
-    list, "row 3" for Parquet); ``number`` is its ordinal among the file's records.
+    list, "row 3" for Parquet, the sheet's row number for Excel); ``number`` is its ordinal among the file's records.
     """
 
     id: Any
@@ -106,7 +106,7 @@ class RowReader:
             summary=self.columns.summary or "summary",
             questions=self.columns.questions or "assessment_questions",
         )
-        csv_like = self.format in ("csv", "tsv")
+        csv_like = self.format in ("csv", "tsv", "xlsx")  # text cells: a JSON list is parsed
         # JSON rows need not share keys: a column found by default may be another default in a
         # later row ("source" here, "contexts" there); a column the user named may not.
         fallback = {
@@ -118,14 +118,19 @@ class RowReader:
 
 
 def open_rows(
-    path: str | Path, columns: Columns = Columns(), *, encoding: str = "utf-8"
+    path: str | Path,
+    columns: Columns = Columns(),
+    *,
+    encoding: str = "utf-8",
+    sheet: str | None = None,
 ) -> RowReader:
     """Open ``path`` and resolve its columns; raises :class:`InputError` for a whole-file problem.
+    ``sheet`` names the worksheet of an Excel workbook (needed when several hold data).
 
     JSONL and JSON files take their column names from the first object (rows before it that
     cannot be read are kept and come out first, as errors).
     """
-    opened = open_records(path, encoding)
+    opened = open_records(path, encoding, sheet=sheet)
     records = opened.records
     file_columns = opened.columns
     if file_columns is None:
@@ -149,10 +154,14 @@ def open_rows(
 
 
 def read_rows(
-    path: str | Path, columns: Columns = Columns(), *, encoding: str = "utf-8"
+    path: str | Path,
+    columns: Columns = Columns(),
+    *,
+    encoding: str = "utf-8",
+    sheet: str | None = None,
 ) -> Iterator[Row]:
     """Yield the rows of ``path`` lazily (see :func:`open_rows`)."""
-    yield from open_rows(path, columns, encoding=encoding)
+    yield from open_rows(path, columns, encoding=encoding, sheet=sheet)
 
 
 def rows_from_records(

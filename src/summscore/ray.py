@@ -200,7 +200,8 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     ids: list[Any] = []
     failed: dict[int, Any] = {}  # rows that cannot be scored, by index: their result
     items: list[dict[str, Any]] = []
-    for index, row in enumerate(read_rows(path, columns, encoding=args.encoding)):
+    rows = read_rows(path, columns, encoding=args.encoding, sheet=getattr(args, "sheet", None))
+    for index, row in enumerate(rows):
         if args.limit is not None and index >= args.limit:
             break
         ids.append(row.id)

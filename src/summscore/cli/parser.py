@@ -25,6 +25,9 @@ examples:
   # Mastra's rule on a 0-10 scale, custom column names
   summscore score runs.parquet --preset mastra --scale 10 --source-column article --summary-column tldr
 
+  # one sheet of an Excel workbook of human-rated summaries
+  summscore score ratings.xlsx --sheet "Round 2" --source-column article
+
   # a ragas or deepeval export, gzipped, results as JSONL on stdout
   summscore score ragas_export.jsonl.gz --out - > scores.jsonl
 
@@ -47,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     score = commands.add_parser(
         "score",
-        help="score a JSONL, JSON, CSV, TSV or Parquet file of (source, summary) rows",
+        help="score a JSONL, JSON, CSV, TSV, Parquet or Excel file of (source, summary) rows",
         description=(
             "Score every (source, summary) row of INPUT and write one result row per input row."
         ),
@@ -57,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "input",
         metavar="INPUT",
-        help="a .jsonl, .json (a list of objects), .csv, .tsv or .parquet file, optionally "
-        "gzipped (.jsonl.gz); Parquet needs pyarrow, e.g. examples/news.jsonl",
+        help="a .jsonl, .json (a list of objects), .csv or .tsv file, optionally gzipped "
+        "(.jsonl.gz), a .parquet file (needs pyarrow) or an Excel .xlsx workbook (needs "
+        "openpyxl), e.g. examples/news.jsonl",
     )
     add_scorer_options(score)
     io = score.add_argument_group("input and output")
@@ -109,6 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="utf-8",
         help="text encoding of INPUT (default utf-8; a UTF-16 or UTF-8 byte-order mark wins); "
         "undecodable rows fail with their line named, e.g. --encoding cp1252",
+    )
+    io.add_argument(
+        "--sheet",
+        metavar="NAME",
+        help="the worksheet of an Excel INPUT to read (needed when several sheets hold data), "
+        "e.g. --sheet 'Round 2'",
     )
     io.add_argument(
         "--report",

@@ -75,7 +75,14 @@ class ReportSpool:
         self._file.close()
 
 
-def cases_from_results(input_path: Path, columns: Columns, encoding: str, results: Path) -> Cases:
+def cases_from_results(
+    input_path: Path,
+    columns: Columns,
+    encoding: str,
+    results: Path,
+    *,
+    sheet: str | None = None,
+) -> Cases:
     """The cases of a run from its input file and its results file, row by row (both in input
     order; the results file may stop early, after ``--limit`` rows). The results file keeps the
     unsupported claims, the offline judge's claim support and the missed questions, but not the
@@ -83,7 +90,8 @@ def cases_from_results(input_path: Path, columns: Columns, encoding: str, result
     as "unsupported", a missed question without its source answer."""
 
     def cases() -> Iterator[ReportCase]:
-        pairs = zip(read_rows(input_path, columns, encoding=encoding), read_results(results))
+        rows = read_rows(input_path, columns, encoding=encoding, sheet=sheet)
+        pairs = zip(rows, read_results(results))
         for row, record in pairs:
             yield ReportCase(
                 row.id, source_text(row.source), row.summary, result_from_record(record)

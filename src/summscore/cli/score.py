@@ -114,7 +114,7 @@ def run_score(args: argparse.Namespace) -> int:
     out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
     _check_report_suffix(args)
     try:
-        reader = open_rows(path, columns, encoding=args.encoding)
+        reader = open_rows(path, columns, encoding=args.encoding, sheet=args.sheet)
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     _check_out(args, path, out)
@@ -145,7 +145,7 @@ def run_score(args: argparse.Namespace) -> int:
     sink = _ReportingSink(writer, model=args.model, top=top, resume=resume, spool=spool)
     total = None
     if not args.no_progress:
-        total = count_records(path, args.encoding)
+        total = count_records(path, args.encoding, sheet=args.sheet)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
     interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit), sink, total)
     if target != out and target is not None and out is not None:
@@ -292,7 +292,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
         top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
         report = write_streamed_report(
             args.report,
-            cases_from_results(path, columns, args.encoding, out),
+            cases_from_results(path, columns, args.encoding, out, sheet=args.sheet),
             title=f"summscore report: {path.name}",
             meta={"input": str(path), "engine": "ray"},
             top=top,

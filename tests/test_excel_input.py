@@ -1,0 +1,167 @@
+"""Excel workbooks as input: `summscore score book.xlsx`, the report over it, --sheet, and the
+whole-file problems (a legacy .xls, a damaged or gzipped workbook, several sheets with data)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summscore.cli import main
+from summscore.datasets import Columns, InputError, open_rows, read_rows
+from summscore.errors import MissingExtraError
+
+openpyxl = pytest.importorskip("openpyxl")
+
+ROOT = Path(__file__).resolve().parent.parent
+NEWS = ROOT / "examples" / "news.jsonl"
+
+
+def _book(path: Path, sheets: dict[str, list[list[Any]]]) -> Path:
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for title, rows in sheets.items():
+        sheet = book.create_sheet(title)
+        for row in rows:
+            sheet.append(row)
+    book.save(path)
+    return path
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_workbook_scores_as_the_same_rows_in_jsonl(tmp_path: Path) -> None:
+    cases = _jsonl(NEWS)[:4]
+    rows: list[list[Any]] = [["id", "source", "summary"]]
+    rows += [[case["id"], case["source"], case["summary"]] for case in cases]
+    book = _book(tmp_path / "news.xlsx", {"runs": rows})
+    out_x, out_j = tmp_path / "x.jsonl", tmp_path / "j.jsonl"
+    plain = tmp_path / "news.jsonl"
+    plain.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    for source, out in ((book, out_x), (plain, out_j)):
+        assert main(["score", str(source), "--out", str(out), "--no-progress"]) == 0
+    got, want = _jsonl(out_x), _jsonl(out_j)
+    assert [r["id"] for r in got] == [c["id"] for c in cases]
+    assert [r["score"] for r in got] == [r["score"] for r in want]
+    assert all(r["error"] is None for r in got)
+
+
+def test_rows_are_named_by_the_sheets_row_number_and_a_bad_row_stops_nothing(
+    tmp_path: Path,
+) -> None:
+    contexts = json.dumps(["The bridge closed in March.", "It reopened in May."])
+    book = _book(
+        tmp_path / "b.xlsx",
+        {
+            "data": [
+                [],  # a title row left empty, then the header on row 2
+                ["id", "source", "summary", "checked on"],
+                ["a1", "The council approved 3,800 homes.", "It approved 3,800 homes.", None],
+                [],
+                ["a2", contexts, "The bridge reopened in May.", datetime.date(2024, 5, 1)],
+                ["a3", "Some source text.", None, None],
+                [None, "Numbers 12 and 14.", 12, None],
+                ["a5", "Oslo is the capital of Norway.", "Oslo is Norway's capital.", None],
+            ]
+        },
+    )
+    reader = open_rows(book)
+    assert reader.format == "xlsx" and reader.file_columns == [
+        "id",
+        "source",
+        "summary",
+        "checked on",
+    ]
+    rows = list(reader)
+    assert [r.where for r in rows] == ["row 3", "row 5", "row 6", "row 7", "row 8"]
+    assert rows[0].id == "a1" and rows[0].error is None
+    assert rows[1].source == ["The bridge closed in March.", "It reopened in May."]
+    assert rows[2].error is not None and rows[2].error.startswith("row 6 (id 'a3'):")
+    assert "summary" in rows[2].error
+    assert rows[3].id == 4 and "summary" in (rows[3].error or "")  # no id: the record's ordinal
+    assert rows[4].error is None
+
+    out = tmp_path / "out.jsonl"
+    assert main(["score", str(book), "--out", str(out), "--no-progress"]) == 1  # rows failed
+    results = _jsonl(out)
+    assert [r["id"] for r in results] == ["a1", "a2", "a3", 4, "a5"]
+    assert [r["error"] is None for r in results] == [True, True, False, False, True]
+
+
+def test_several_sheets_with_data_need_sheet_and_an_empty_one_does_not(tmp_path: Path) -> None:
+    header = ["source", "summary"]
+    first = [header, ["Oslo is the capital of Norway.", "Oslo is Norway's capital."]]
+    second = [
+        header,
+        ["Water boils at 100 C.", "Water boils at 100 C."],
+        ["The museum opened in 1990 in Bergen.", "The museum opened in 1990."],
+    ]
+    book = _book(tmp_path / "two.xlsx", {"Round 1": first, "Round 2": second})
+    with pytest.raises(InputError, match=r"several sheets with data \('Round 1', 'Round 2'\)"):
+        open_rows(book)
+    assert len(list(read_rows(book, sheet="Round 2"))) == 2
+    assert len(list(read_rows(book, sheet="Round 1"))) == 1
+    with pytest.raises(InputError, match=r"no sheet 'Round 3' \(--sheet\)"):
+        open_rows(book, sheet="Round 3")
+
+    notes = _book(tmp_path / "notes.xlsx", {"data": first, "notes": [[], [None]]})
+    assert len(list(read_rows(notes))) == 1
+
+    out = tmp_path / "out.jsonl"
+    code = main(["score", str(book), "--sheet", "Round 2", "--out", str(out), "--no-progress"])
+    assert code == 0 and len(_jsonl(out)) == 2
+
+
+def test_the_report_reads_the_same_sheet(tmp_path: Path) -> None:
+    rows = [["id", "source", "summary"], ["r1", "The cat sat on the mat.", "A cat sat."]]
+    book = _book(tmp_path / "b.xlsx", {"other": [["x"], [1]], "runs": rows})
+    out, report = tmp_path / "out.jsonl", tmp_path / "r.html"
+    args = ["score", str(book), "--sheet", "runs", "--out", str(out), "--no-progress"]
+    assert main([*args, "--report", str(report)]) == 0
+    assert "r1" in report.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("old.xls", b"\xd0\xcf\x11\xe0", "Excel 97-2003 format is not read; save it as .xlsx"),
+        ("sheet.ods", b"PK", "OpenDocument spreadsheets are not read"),
+        ("damaged.xlsx", b"PK\x03\x04 not really a zip", "not a readable Excel workbook"),
+        ("text.xlsx", b"source,summary\na,b\n", "not a readable Excel workbook"),
+        ("packed.xlsx.gz", b"\x1f\x8b", "compressed already; unpack the .gz first"),
+    ],
+)
+def test_whole_file_problems_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes, message: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert main(["score", str(path), "--out", str(tmp_path / "o.jsonl"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_an_empty_workbook_and_sheet_on_a_csv_are_refused(tmp_path: Path) -> None:
+    empty = _book(tmp_path / "empty.xlsx", {"data": [[], [None, ""]]})
+    with pytest.raises(InputError, match="sheet 'data' is empty"):
+        open_rows(empty)
+    data = tmp_path / "d.csv"
+    data.write_text("source,summary\na b c,a b\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"--sheet is for Excel workbooks"):
+        open_rows(data, sheet="data")
+
+
+def test_without_openpyxl_the_extra_to_install_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book = _book(tmp_path / "b.xlsx", {"data": [["source", "summary"], ["a b c", "a b"]]})
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    with pytest.raises(MissingExtraError, match=r"summscore\[excel\]"):
+        open_rows(book, Columns())
