@@ -8,7 +8,9 @@ Bearer``, ``api-key`` or ``x-api-key``) wherever a careless proxy might:
 * ``mode="server_error"``: the same as an HTTP 500 (a transient failure, retried);
 * ``mode="echo"``: HTTP 200 whose every answer string carries the key (so replies, evidence,
   caches and reports all receive it), plus the response header;
-* ``mode="unusable"``: HTTP 200 whose content is not JSON and quotes the key.
+* ``mode="unusable"``: HTTP 200 whose content is not JSON and quotes the key;
+* ``mode="error_lower"`` and ``mode="echo_upper"``: "error" and "echo" with the key quoted in
+  lower or upper case, as a gateway that normalises what it logs might.
 
 Binds 127.0.0.1 on a free port; used by compat/test_leaks.py.
 """
@@ -24,7 +26,8 @@ from compat.judge_server import JudgeServer
 
 __all__ = ["MODES", "EchoGateway"]
 
-MODES = ("error", "server_error", "echo", "unusable")
+MODES = ("error", "server_error", "echo", "unusable", "error_lower", "echo_upper")
+_CASED = {"error_lower": ("error", str.lower), "echo_upper": ("echo", str.upper)}
 
 
 class EchoGateway:
@@ -64,15 +67,17 @@ class EchoGateway:
 
     def respond(self, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
         self.keys_seen.append(key)
+        mode, cased = _CASED.get(self.mode, (self.mode, str))
+        key = cased(key)  # the key as this gateway quotes it
         headers = {"x-echo-key": key, "x-request-note": f"authenticated as {key}"}
-        if self.mode in ("error", "server_error"):
-            status = 400 if self.mode == "error" else 500
+        if mode in ("error", "server_error"):
+            status = 400 if mode == "error" else 500
             message = f"Incorrect API key provided: {key}. You can find your key in the dashboard."
             payload = {"error": {"message": message, "type": "invalid_request_error", "key": key}}
             return status, payload, headers
         status, payload, _ = self._judge.completion(body)
         message = payload["choices"][0]["message"]
-        if self.mode == "unusable":
+        if mode == "unusable":
             message["content"] = f"Sorry, I cannot help with key {key} today."
             message.pop("tool_calls", None)
             return status, payload, headers

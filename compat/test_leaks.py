@@ -39,7 +39,8 @@ FAST = {"max_retries": 1, "backoff": 0, "max_backoff": 0, "timeout": 20}
 
 def new_key(style: str) -> str:
     token = secrets.token_hex(20)
-    return {"sk": f"sk-proj-{token}", "plain": f"gw{token}"}[style]
+    mixed = "".join(c.upper() if i % 3 == 0 else c for i, c in enumerate(token))
+    return {"sk": f"sk-proj-{token}", "plain": f"gw{token}", "mixed": f"Gw{mixed}"}[style]
 
 
 def pieces(key: str) -> list[str]:
@@ -47,10 +48,12 @@ def pieces(key: str) -> list[str]:
 
 
 def assert_clean(outputs: dict[str, str], key: str) -> None:
+    """No WINDOW-long piece of ``key``, in any letter case, in any output."""
+    folded = [p.lower() for p in pieces(key)]
     leaked = {
-        name: next(p for p in pieces(key) if p in text)
+        name: next(p for p in folded if p in text.lower())
         for name, text in outputs.items()
-        if any(p in text for p in pieces(key))
+        if any(p in text.lower() for p in folded)
     }
     assert not leaked, f"key pieces leaked in: {leaked}"
 
@@ -161,7 +164,9 @@ def _no_ambient_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 
 
-@pytest.mark.parametrize("mode", ["error", "echo", "unusable"])
+# (error_lower / echo_upper: the key quoted in another letter case, a mixed-case key without the
+# sk- prefix, so that only the registered key itself can mask it.)
+@pytest.mark.parametrize("mode", ["error", "echo", "unusable", "error_lower", "echo_upper"])
 @pytest.mark.parametrize("backend", list(BACKENDS))
 def test_no_backend_leaks_an_echoed_key(
     backend: str,
@@ -175,13 +180,15 @@ def test_no_backend_leaks_an_echoed_key(
     if backend == "deepeval":
         pytest.importorskip("deepeval")
     key = new_key("plain" if backend in ("langchain", "function", "openai-sync") else "sk")
+    if mode in ("error_lower", "echo_upper"):
+        key = new_key("mixed")
     preset = "deepeval" if backend in ("deepeval", "openai-async", "function") else "ragas"
     gateway.switch(mode)
     llm = BACKENDS[backend](gateway.url, key)
     outputs = run_everything(llm, backend, preset, tmp_path / "cache", caplog)
     assert key in gateway.keys_seen  # the key really went out and came back
     assert_clean(outputs, key)
-    if mode == "echo":  # the echoed replies were kept, masked
+    if mode in ("echo", "echo_upper"):  # the echoed replies were kept, masked
         assert "***" in outputs["row0.to_dict"] or "***" in outputs["row0.error"]
 
 

@@ -199,3 +199,18 @@ def test_replies_keep_prose_that_only_looks_like_a_credential() -> None:
     prose = "The password: changed yearly. The bearer instruments matured. An api_key=rotated."
     assert redact_value({"claims": [prose]}) == {"claims": [prose]}
     assert redact_value(f"leaked {key}") == "leaked ***"  # an sk- key, even unregistered
+
+
+def test_a_key_quoted_in_other_letter_case_is_masked_and_a_short_secret_only_as_written() -> None:
+    key = "Gw" + secrets.token_hex(20).upper()[:10] + secrets.token_hex(10)  # mixed case
+    register_secret(key)
+    for quoted in (key.lower(), key.upper(), key.swapcase(), key[3:20].lower()):
+        assert not leaks(redact(f"the proxy said: {quoted}.").lower(), key.lower()), quoted
+    assert redact(f"x {key.upper()} y") == "x *** y"
+    short = "Qz7" + secrets.token_hex(3)  # 9 characters: the whole secret, as written
+    register_secret(short)
+    assert redact(f"a {short} b") == "a *** b"
+    assert redact(f"a {short.lower()} b") == f"a {short.lower()} b"
+    # Case-folding keeps every other character where it was (no shift of the text around).
+    text = f"İstanbul ß {key.lower()} ﬁn"
+    assert redact(text) == "İstanbul ß *** ﬁn"

@@ -7,7 +7,8 @@ that text goes through :func:`redact`. It masks:
   by the object the user passed, see ``judges/_secrets.py``) and the value of every environment
   variable whose name looks like a credential (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET``, ...);
   any run of 12 or more characters of such a secret counts as the secret, so a key cut in two, or
-  quoted in part, is masked too;
+  quoted in part, is masked too, and so is one a gateway or judge sends back in other letter
+  case ("SK-PROJ-..." or all lower case; secrets shorter than that are matched as written);
 * bearer tokens, ``sk-`` style keys and ``api_key=...`` pairs, registered or not.
 
 Masking happens before any cut to length, so a key straddling a cut cannot escape in part.
@@ -23,6 +24,7 @@ import functools
 import logging
 import os
 import re
+import string
 import threading
 import traceback
 from collections.abc import Iterable
@@ -59,6 +61,9 @@ _SECRET_ENV_SUFFIXES = ("API_KEY", "APIKEY", "_TOKEN", "_SECRET", "_PASSWORD", "
 _PLACEHOLDERS = frozenset(
     {"not-needed", "not_needed", "dummy", "none", "empty", "no-key", "sk-no-key-required"}
 )
+# ASCII letter case folded one character for one: what _fold falls back on where str.lower changes
+# a text's length ("İ"), as the spans found in the folded text must be the original's.
+_FOLD = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _registered: set[str] = set()
 _lock = threading.Lock()
 _version = 0  # bumped by every new registration
@@ -107,9 +112,17 @@ def _env_secrets() -> list[str]:
     return found
 
 
-def _secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
-    """Where ``text`` holds ``WINDOW`` or more consecutive characters of ``secret`` (all of it,
-    when the secret is shorter)."""
+def _fold(text: str) -> str:
+    """``text`` in lower case, character for character (str.lower where it keeps the length, as
+    it does for all but a few letters; a length kept means each character gave one)."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_FOLD)
+
+
+def _secret_spans(text: str, secret: str, folded: str | None = None) -> list[tuple[int, int]]:
+    """Where ``text`` holds ``WINDOW`` or more consecutive characters of ``secret`` in any letter
+    case (all of it, as written, when the secret is that short). ``folded``: :func:`_fold` of
+    ``text``, where the caller has it."""
     if len(secret) <= WINDOW:
         spans = []
         start = text.find(secret)
@@ -119,6 +132,9 @@ def _secret_spans(text: str, secret: str) -> list[tuple[int, int]]:
         return spans
     # Every WINDOW-long piece of the secret contains one of its aligned half-window blocks, so
     # finding those blocks and growing each match both ways finds every such piece.
+    # (Compared case-folded: the same length as the text, so the spans are the text's own.)
+    text = _fold(text) if folded is None else folded
+    secret = _fold(secret)
     block = WINDOW // 2
     spans = []
     for offset in range(0, len(secret) - block + 1, block):
@@ -190,28 +206,40 @@ def _known_secrets() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=32)
-def _any_piece(known: frozenset[str]) -> re.Pattern[str] | None:
-    """One pattern matching any block :func:`_secret_spans` starts from: a quick "nothing to do"."""
-    pieces = set()
+def _quick_pieces(known: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a text holding a piece of a ``known`` secret must contain, for a quick "nothing to
+    do": each short secret as written, and the lower-case blocks of the long ones that
+    :func:`_secret_spans` starts from (looked for in the text folded). One substring test per
+    piece runs three times faster than one regular expression of them all."""
+    exact: set[str] = set()
+    folded: set[str] = set()
+    block = WINDOW // 2
     for secret in known:
         if len(secret) <= WINDOW:
-            pieces.add(secret)
+            exact.add(secret)
         else:
-            block = WINDOW // 2
-            pieces.update(secret[i : i + block] for i in range(0, len(secret) - block + 1, block))
-    if not pieces:
-        return None
-    return re.compile("|".join(re.escape(p) for p in sorted(pieces, key=len, reverse=True)))
+            lowered = _fold(secret)
+            folded.update(lowered[i : i + block] for i in range(0, len(secret) - block + 1, block))
+    return tuple(exact), tuple(folded)
+
+
+def _may_hold(text: str, known: frozenset[str]) -> bool:
+    """Could ``text`` hold a piece of a ``known`` secret? False means surely not."""
+    exact, blocks = _quick_pieces(known)
+    # (The tests are mapped in C: no Python frame per piece.)
+    if exact and any(map(text.__contains__, exact)):
+        return True
+    return bool(blocks) and any(map(_fold(text).__contains__, blocks))
 
 
 def _mask_known(text: str, known: frozenset[str] | None = None) -> str:
     known = _known_secrets() if known is None else known
-    quick = _any_piece(known)
-    if quick is None or quick.search(text) is None:
+    if not known or not _may_hold(text, known):
         return text
+    folded = _fold(text)  # (again: only in the rare text that may hold a secret)
     spans: list[tuple[int, int]] = []
     for secret in known:
-        spans.extend(_secret_spans(text, secret))
+        spans.extend(_secret_spans(text, secret, folded))
     return _mask_spans(text, spans)
 
 

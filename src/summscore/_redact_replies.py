@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from . import _redact as _core
-from ._redact import _MASK, _PATTERNS, _any_piece, _case_keys, _mask_known, current_case_keys
+from ._redact import _MASK, _PATTERNS, _case_keys, _mask_known, _may_hold, current_case_keys
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -146,10 +146,8 @@ def _could_mask(text: str, known: frozenset[str]) -> bool:
     by NUL)? Each of its tests is a search that a match in one string also passes on the joined
     text (no match holds a NUL, and a NUL before a word is a word boundary as a string's start
     is), so False means no string of the reply changes: one search each for the whole reply."""
-    if known:
-        quick = _any_piece(known)
-        if quick is not None and quick.search(text) is not None:
-            return True
+    if known and _may_hold(text, known):
+        return True
     return "-" in text and _PATTERNS[1].search(text) is not None
 
 
