@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from summscore._records import open_records
+from summscore._records import CellError, file_format, open_records
 from summscore.datasets import Columns, open_rows
 
 __all__ = ["LabelledRow", "read_labelled"]
@@ -121,6 +121,8 @@ def _field(record: dict[str, Any], column: str, parse: Callable[[Any], Any]) -> 
     """``parse`` of the row's ``column``, its failure naming the column."""
     if column not in record:
         raise LabelError(f"column {column!r} is missing from this row")
+    if isinstance(record[column], CellError):
+        raise LabelError(f"column {column!r} holds {record[column]!r}")
     try:
         return parse(record[column])
     except LabelError as exc:
@@ -149,6 +151,8 @@ def read_labelled(
     from summscore.datasets import InputError
 
     path = Path(path)
+    if sheet is not None and file_format(path) != "xlsx":
+        sheet = None  # (--sheet names the sheet of the Excel files among several --labels)
     # source, summary, id: as the CLI reads them
     reader = open_rows(path, columns, encoding=encoding, sheet=sheet)
     # The label fields, by the record's ordinal (a second pass over the file: rows carry only

@@ -201,9 +201,14 @@ def test_a_malformed_json_list_in_a_csv_cell_is_a_row_error_not_text(tmp_path: P
         writer.writerow(["cut", '["A.", "B.', "A."])
         writer.writerow(["text", "[Reuters] Paris hosted the summit.", "Paris hosted it."])
         writer.writerow(["numbers", "[1, 2]", "A."])
+        writer.writerow(["cited", "The board met on Monday [3]", "The board met."])
+        writer.writerow(["both", "[AP] The board met on Monday [3]", "The board met."])
+        writer.writerow(["printed", "['A.', 'B.']", "A."])  # a Python list, printed
     rows = {r.id: r for r in read_rows(path)}
     assert rows["ok"].source == ["A.", "B."] and rows["ok"].error is None
-    for bad in ("broken", "cut"):
+    for text in ("cited", "both"):
+        assert rows[text].error is None and rows[text].source.endswith("[3]")
+    for bad in ("broken", "cut", "printed"):
         error = rows[bad].error or ""
         assert "column 'contexts' looks like a JSON list but is not valid JSON" in error, error
         assert error.startswith("line ")

@@ -1,11 +1,15 @@
 """Excel workbooks as input: `summscore score book.xlsx`, the report over it, --sheet, and the
-whole-file problems (a legacy .xls, a damaged or gzipped workbook, several sheets with data)."""
+whole-file problems (a legacy .xls, a damaged or gzipped workbook, several sheets with data), with
+workbooks as other programs write them (a wrong size record, a title row, error values)."""
 
 from __future__ import annotations
 
 import datetime
 import json
+import re
 import sys
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,16 @@ def _book(path: Path, sheets: dict[str, list[list[Any]]]) -> Path:
             sheet.append(row)
     book.save(path)
     return path
+
+
+def _patch(path: Path, member: str, change: Callable[[str], str]) -> None:
+    """Rewrite one XML part of a saved workbook (as a program other than Excel might write it)."""
+    with zipfile.ZipFile(path) as book:
+        parts = {name: book.read(name) for name in book.namelist()}
+    parts[member] = change(parts[member].decode("utf-8")).encode("utf-8")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, data in parts.items():
+            book.writestr(name, data)
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -66,7 +80,7 @@ def test_rows_are_named_by_the_sheets_row_number_and_a_bad_row_stops_nothing(
                 [],
                 ["a2", contexts, "The bridge reopened in May.", datetime.date(2024, 5, 1)],
                 ["a3", "Some source text.", None, None],
-                [None, "Numbers 12 and 14.", 12, None],
+                [None, "Numbers 12 and 14.", "#N/A", None],
                 ["a5", "Oslo is the capital of Norway.", "Oslo is Norway's capital.", None],
             ]
         },
@@ -84,7 +98,8 @@ def test_rows_are_named_by_the_sheets_row_number_and_a_bad_row_stops_nothing(
     assert rows[1].source == ["The bridge closed in March.", "It reopened in May."]
     assert rows[2].error is not None and rows[2].error.startswith("row 6 (id 'a3'):")
     assert "summary" in rows[2].error
-    assert rows[3].id == 4 and "summary" in (rows[3].error or "")  # no id: the record's ordinal
+    assert rows[3].id == 4 and rows[3].error is not None  # no id: the record's ordinal
+    assert rows[3].error == "row 7 (id 4): column 'summary' holds the Excel error #N/A, not text"
     assert rows[4].error is None
 
     out = tmp_path / "out.jsonl"
@@ -103,7 +118,7 @@ def test_several_sheets_with_data_need_sheet_and_an_empty_one_does_not(tmp_path:
         ["The museum opened in 1990 in Bergen.", "The museum opened in 1990."],
     ]
     book = _book(tmp_path / "two.xlsx", {"Round 1": first, "Round 2": second})
-    with pytest.raises(InputError, match=r"several sheets with data \('Round 1', 'Round 2'\)"):
+    with pytest.raises(InputError, match=r"several sheets hold data \('Round 1', 'Round 2'\)"):
         open_rows(book)
     assert len(list(read_rows(book, sheet="Round 2"))) == 2
     assert len(list(read_rows(book, sheet="Round 1"))) == 1
@@ -112,10 +127,71 @@ def test_several_sheets_with_data_need_sheet_and_an_empty_one_does_not(tmp_path:
 
     notes = _book(tmp_path / "notes.xlsx", {"data": first, "notes": [[], [None]]})
     assert len(list(read_rows(notes))) == 1
+    cover = _book(tmp_path / "cover.xlsx", {"Cover": [], "Data": first})
+    assert len(list(read_rows(cover))) == 1  # the only sheet that holds data
+    assert len(list(read_rows(book, sheet="round 2"))) == 2  # as Excel: any letter case
 
     out = tmp_path / "out.jsonl"
     code = main(["score", str(book), "--sheet", "Round 2", "--out", str(out), "--no-progress"])
     assert code == 0 and len(_jsonl(out)) == 2
+
+
+def test_each_sheet_has_its_own_default_results_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without --out, scoring Round 2 after Round 1 must neither replace Round 1's results nor,
+    # with --resume, reuse them (ids are row numbers in both sheets).
+    header = ["source", "summary"]
+    one = [header, ["Oslo is the capital of Norway.", "Oslo is Norway's capital."]]
+    two = [header, ["The museum opened in 1990 in Bergen.", "The museum opened in 1990."]]
+    book = _book(tmp_path / "book.xlsx", {"Round 1": one, "Round 2": two})
+    monkeypatch.chdir(tmp_path)
+    for sheet in ("Round 1", "Round 2"):
+        assert main(["score", "book.xlsx", "--sheet", sheet, "--no-progress", "--resume"]) == 0
+    first = _jsonl(tmp_path / "summscore-out" / "book.Round 1.results.jsonl")
+    second = _jsonl(tmp_path / "summscore-out" / "book.Round 2.results.jsonl")
+    assert first[0]["score"] != second[0]["score"]
+    assert book.exists()
+
+
+def test_a_wrong_size_record_loses_no_row_and_costs_no_time(tmp_path: Path) -> None:
+    rows = [["id", "source", "summary"]]
+    rows += [[f"r{i}", f"Item {i} was sold in Oslo.", f"Item {i} sold."] for i in range(10)]
+    book = _book(tmp_path / "b.xlsx", {"data": rows})
+    sheet_part = "xl/worksheets/sheet1.xml"
+    for claimed in ("A1:C4", "A1", "A1:XFD1048576"):
+        _patch(
+            book,
+            sheet_part,
+            lambda xml, claimed=claimed: re.sub(
+                r'<dimension ref="[^"]*"', f'<dimension ref="{claimed}"', xml
+            ),
+        )
+        read = list(read_rows(book))
+        assert [r.id for r in read] == [f"r{i}" for i in range(10)], claimed
+        assert all(r.error is None for r in read)
+
+
+def test_a_title_row_above_the_header_and_cells_as_excel_saves_them(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet["A1"] = "Ratings, round 2"
+    sheet.merge_cells("A1:D1")
+    sheet.append(["id", "source", "summary", "note"])
+    sheet.append(
+        ["t1", "Oslo is the capital._x000D_\nIt is large.", "Oslo is the capital.", "#REF!"]
+    )
+    sheet.append(["t2", "The answer given was 42.", 42, None])
+    sheet.append(["t3", "The vote passed: TRUE, said the clerk.", True, None])
+    sheet.append(["t4", "The board met on Monday [3]", "The board met on Monday.", None])
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    rows = list(read_rows(path))
+    assert [r.where for r in rows] == ["row 3", "row 4", "row 5", "row 6"]
+    assert rows[0].source == "Oslo is the capital.\r\nIt is large."  # _x000D_ decoded
+    assert rows[0].error is None  # an error value in a column not used costs nothing
+    assert rows[1].summary == "42" and rows[2].summary == "TRUE"  # the text the cell shows
+    assert rows[3].error is None and rows[3].source.endswith("[3]")  # text, not a broken list
 
 
 def test_the_report_reads_the_same_sheet(tmp_path: Path) -> None:
@@ -132,8 +208,9 @@ def test_the_report_reads_the_same_sheet(tmp_path: Path) -> None:
     [
         ("old.xls", b"\xd0\xcf\x11\xe0", "Excel 97-2003 format is not read; save it as .xlsx"),
         ("sheet.ods", b"PK", "OpenDocument spreadsheets are not read"),
-        ("damaged.xlsx", b"PK\x03\x04 not really a zip", "not a readable Excel workbook"),
-        ("text.xlsx", b"source,summary\na,b\n", "not a readable Excel workbook"),
+        ("damaged.xlsx", b"PK\x03\x04 not really a zip", "not an Excel workbook (not a zip file"),
+        ("text.xlsx", b"source,summary\na,b\n", "not an Excel workbook (not a zip file"),
+        ("locked.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1", "a password-protected workbook or an old"),
         ("packed.xlsx.gz", b"\x1f\x8b", "compressed already; unpack the .gz first"),
     ],
 )
@@ -148,10 +225,23 @@ def test_whole_file_problems_are_one_line_and_exit_2(
     assert not (tmp_path / "o.jsonl").exists()
 
 
+def test_a_damaged_sheet_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    book = _book(tmp_path / "b.xlsx", {"data": [["source", "summary"], ["A b c d.", "A b."]]})
+    _patch(book, "xl/worksheets/sheet1.xml", lambda xml: xml[: len(xml) // 2])
+    assert main(["score", str(book), "--out", str(tmp_path / "o.jsonl"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "sheet 'data' cannot be read" in err and "Traceback" not in err
+
+
 def test_an_empty_workbook_and_sheet_on_a_csv_are_refused(tmp_path: Path) -> None:
     empty = _book(tmp_path / "empty.xlsx", {"data": [[], [None, ""]]})
-    with pytest.raises(InputError, match="sheet 'data' is empty"):
+    with pytest.raises(InputError, match="no sheet of the workbook holds data"):
         open_rows(empty)
+    one_column = _book(tmp_path / "one.xlsx", {"data": [["summary"], ["A b."]]})
+    with pytest.raises(InputError, match="sheet 'data' has no header row"):
+        open_rows(one_column)
     data = tmp_path / "d.csv"
     data.write_text("source,summary\na b c,a b\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"--sheet is for Excel workbooks"):

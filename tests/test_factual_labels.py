@@ -231,13 +231,13 @@ def test_an_excel_sheet_of_labels_is_read_with_typed_cells(
     book.active.append(["read me: ratings of round 2"])
     sheet = book.create_sheet("ratings")
     sheet.append(["doc", "summary", "label", "origin", "cut"])
-    labels: list[object] = [True, 0, 1.0, "inconsistent", "maybe", 1]
+    labels: list[object] = [True, 0, 1.0, "inconsistent", "maybe", 1, "#N/A"]
     for i, label in enumerate(labels):
         sheet.append([SOURCE, [FAITHFUL, INVENTED][i % 2], label, "xsum", "val" if i < 2 else None])
     path = tmp_path / "rated.xlsx"
     book.save(path)
     columns = Columns(source="doc")
-    with pytest.raises(Exception, match="several sheets with data"):
+    with pytest.raises(Exception, match="several sheets hold data"):
         read_labelled(path, columns=columns)
     pairs, problems = read_labelled(
         path, columns=columns, sheet="ratings", dataset_columns=["origin"]
@@ -245,14 +245,20 @@ def test_an_excel_sheet_of_labels_is_read_with_typed_cells(
     assert [p.label for p in pairs] == [1, 0, 1, 0, 1]
     assert [p.cut for p in pairs] == ["val", "val", "test", "test", "test"]
     assert {p.dataset for p in pairs} == {"xsum"}
-    assert (
-        len(problems) == 1
-        and problems[0].startswith("rated.xlsx: row 6 (id 5)")
-        and "maybe" in problems[0]
-    )
+    assert len(problems) == 2
+    assert problems[0].startswith("rated.xlsx: row 6 (id 5)") and "maybe" in problems[0]
+    assert problems[1] == "rated.xlsx: row 8 (id 7): column 'label' holds the Excel error #N/A"
     argv = ["--labels", str(path), "--source-column", "doc", "--dataset-column", "origin"]
     assert main([*argv, "--sheet", "ratings"]) == 0
     assert "xsum" in capsys.readouterr().out
+    # --sheet names the sheet of the workbooks among several files; a CSV beside them is read.
+    rated = _write_csv(
+        tmp_path / "more.csv", [_row(i, FAITHFUL, 1, "test", "cnn") for i in range(2)]
+    )
+    argv = ["--labels", str(rated), str(path), "--source-column", "doc"]
+    assert main([*argv, "--dataset-column", "origin", "--sheet", "ratings"]) == 0
+    out = capsys.readouterr().out
+    assert "xsum" in out and "cnn" in out
 
 
 def test_json_figures_are_valid_json_in_a_new_folder(

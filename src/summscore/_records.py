@@ -31,6 +31,7 @@ from .errors import MissingExtraError
 
 __all__ = [
     "FORMATS",
+    "CellError",
     "InputError",
     "Record",
     "RecordFile",
@@ -95,6 +96,18 @@ class TooLongNumber:
 
     def __repr__(self) -> str:
         return f"<a number of {self.digits} digits>"
+
+
+class CellError:
+    """A cell the file marks as holding no value but an error (Excel's ``#N/A``): it stands in for
+    the value, so a row that uses it fails with the field named, and one that does not is
+    unaffected."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    def __repr__(self) -> str:
+        return self.description
 
 
 def _int_limit() -> int:

@@ -1,10 +1,15 @@
-"""Excel workbooks (.xlsx, .xlsm) as records: one worksheet, its first non-empty row the header.
+"""Excel workbooks (.xlsx, .xlsm) as records: one worksheet, its header the first row with two or
+more cells filled (a title or a note above it is skipped).
 
-Read with openpyxl in its streaming mode (``summscore[excel]``), so a large sheet is not held in
-memory. A cell holds what Excel saved: text, a number (an integer stays one), true/false; a date
-or time becomes its ISO text, a formula its last computed value (a workbook written by a program
-that never computed it gives an empty cell). A record's place is the sheet's own row number
-("row 7"), as Excel shows it. Empty rows are skipped; columns with no header are left out.
+Read with openpyxl in its streaming mode (``summscore[excel]``): rows are read one at a time (the
+workbook's table of shared text is held in memory, as openpyxl reads it). The sheet's size is
+measured from its cells, not taken from the size record the file claims (some programs write a
+wrong one). A cell holds what Excel saved: text (with Excel's ``_x000D_`` escapes decoded), a
+number (an integer stays one), true/false; a date or time becomes its ISO text, a formula its last
+computed value (a workbook written by a program that never computed it gives an empty cell), an
+error value (``#N/A``) an :class:`~._records.CellError` that fails the row wherever it is used. A
+record's place is the sheet's own row number ("row 7"), as Excel shows it. Empty rows are
+skipped; columns with no header are left out.
 """
 
 from __future__ import annotations
@@ -12,13 +17,21 @@ from __future__ import annotations
 import datetime
 import zipfile
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ._records import InputError, Record, RecordFile
+from ._records import CellError, InputError, Record, RecordFile
 from .errors import MissingExtraError
 
 __all__ = ["open_workbook"]
+
+# What Excel writes for a formula that failed (openpyxl gives them as text).
+_ERRORS = frozenset(
+    {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!"}
+    | {"#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!"}
+)
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the container of encrypted workbooks and of legacy .xls
 
 
 def _load(path: Path) -> Any:
@@ -28,82 +41,122 @@ def _load(path: Path) -> Any:
         raise MissingExtraError("openpyxl", "excel", "Reading Excel files", exc) from exc
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise InputError(
-            f"{path}: not a readable Excel workbook ({type(exc).__name__}: {exc}); an encrypted "
-            "workbook must be saved without its password first"
-        ) from None
-    except Exception as exc:  # openpyxl's own InvalidFileException and parse errors
-        raise InputError(f"{path}: not a readable Excel workbook ({exc})") from None
+    except Exception as exc:  # zipfile, XML and openpyxl's own errors alike
+        raise InputError(f"{path}: {_unreadable(path, exc)}") from None
+
+
+def _unreadable(path: Path, exc: Exception) -> str:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        head = b""
+    if head == _OLE_MAGIC:
+        return (
+            "not a readable Excel workbook: a password-protected workbook or an old .xls file "
+            "renamed; save it as .xlsx without a password"
+        )
+    if isinstance(exc, zipfile.BadZipFile) or not head.startswith(b"PK"):
+        return "not an Excel workbook (not a zip file: cut short, or another format renamed)"
+    return f"not a readable Excel workbook ({type(exc).__name__}: {exc})"
+
+
+def _damaged(path: Path, where: str, exc: Exception) -> InputError:
+    return InputError(f"{path}: {where} cannot be read ({type(exc).__name__}: {exc})")
+
+
+def _has_cells(path: Path, sheet: Any) -> bool:
+    if not hasattr(sheet, "iter_rows"):
+        return False  # a chart sheet holds no rows
+    sheet.reset_dimensions()
+    try:
+        return any(not _blank(row) for row in sheet.iter_rows(values_only=True))
+    except Exception as exc:
+        raise _damaged(path, f"sheet {sheet.title!r}", exc) from None
 
 
 def _sheet(path: Path, book: Any, sheet: str | None) -> Any:
     names = list(book.sheetnames)
+    listed = ", ".join(repr(n) for n in names)
     if sheet is None:
-        if not book.worksheets:
-            raise InputError(f"{path}: the workbook has no worksheet")
-        chosen = book.worksheets[0]
-        others = [name for name in names if name != chosen.title]
-        if others and any(_has_cells(book[name]) for name in others):
-            book.close()
-            listed = ", ".join(repr(n) for n in names)
-            raise InputError(
-                f"{path}: the workbook has several sheets with data ({listed}); name the one to "
-                "read with --sheet"
-            )
-        return chosen
-    if sheet not in names:
-        book.close()
-        listed = ", ".join(repr(n) for n in names)
+        with_data = [name for name in names if _has_cells(path, book[name])]
+        if len(with_data) == 1:
+            return book[with_data[0]]
+        if not with_data:
+            raise InputError(f"{path}: no sheet of the workbook holds data ({listed})")
+        data = ", ".join(repr(n) for n in with_data)
         raise InputError(
-            f"{path}: no sheet {sheet!r} (--sheet); the workbook's sheets are {listed}"
+            f"{path}: several sheets hold data ({data}); name the one to read with --sheet"
         )
+    if sheet not in names:
+        # Excel itself reads sheet names without regard to letter case.
+        same = [name for name in names if name.casefold() == sheet.casefold()]
+        if len(same) != 1:
+            raise InputError(
+                f"{path}: no sheet {sheet!r} (--sheet); the workbook's sheets are {listed}"
+            )
+        sheet = same[0]
     found = book[sheet]
-    if not hasattr(found, "iter_rows"):  # a chart sheet
-        book.close()
+    if not hasattr(found, "iter_rows"):
         raise InputError(f"{path}: sheet {sheet!r} is a chart, not a worksheet")
+    found.reset_dimensions()
     return found
-
-
-def _has_cells(sheet: Any) -> bool:
-    if not hasattr(sheet, "iter_rows"):
-        return False  # a chart sheet holds no rows
-    return any(
-        any(value is not None and value != "" for value in row)
-        for row in sheet.iter_rows(values_only=True)
-    )
 
 
 def _cell(value: Any) -> Any:
     """A cell's value as the readers of the other formats give it."""
+    if isinstance(value, str):
+        if value in _ERRORS:
+            return CellError(f"the Excel error {value}")
+        return _unescape(value) if "_x" in value else value
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, datetime.timedelta):
         return str(value)
-    if value is None or isinstance(value, (str, bool, int, float)):
+    if value is None or isinstance(value, (bool, int, float)):
         return value
     return str(value)
+
+
+def _unescape(value: str) -> str:
+    from openpyxl.utils.escape import unescape
+
+    return str(unescape(value))
 
 
 def _blank(row: tuple[Any, ...]) -> bool:
     return all(value is None or (isinstance(value, str) and not value.strip()) for value in row)
 
 
+def _filled(row: tuple[Any, ...]) -> int:
+    return sum(1 for v in row if v is not None and not (isinstance(v, str) and not v.strip()))
+
+
 def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:
     """``path``'s worksheet (the only one with data, or ``sheet``) as a :class:`RecordFile`."""
     book = _load(path)
-    chosen = _sheet(path, book, sheet)
-    rows = chosen.iter_rows(values_only=True)
-    header_row = 0
-    header: tuple[Any, ...] | None = None
-    for row in rows:
-        header_row += 1
-        if not _blank(row):
-            header = row
-            break
+    try:
+        chosen = _sheet(path, book, sheet)
+        rows = chosen.iter_rows(values_only=True)
+        header_row = 0
+        header: tuple[Any, ...] | None = None
+        try:
+            for row in rows:
+                header_row += 1
+                if _filled(row) >= 2:
+                    header = row
+                    break
+        except Exception as exc:
+            raise _damaged(path, f"sheet {chosen.title!r}", exc) from None
+    except BaseException:
+        book.close()
+        raise
     if header is None:
         book.close()
-        raise InputError(f"{path}: sheet {chosen.title!r} is empty")
+        raise InputError(
+            f"{path}: sheet {chosen.title!r} has no header row (a row with two or more cells "
+            "filled: the column names)"
+        )
     names = [str(_cell(value)).strip() if value is not None else "" for value in header]
     return RecordFile(
         path,
@@ -119,6 +172,7 @@ def _records(
 ) -> Iterator[Record]:
     number = 0
     sheet_row = header_row
+    width = len(names)
     try:
         while True:
             try:
@@ -134,7 +188,9 @@ def _records(
                 continue
             number += 1
             fields: dict[str, Any] = {}
-            for name, value in zip(names, row):
+            cells = list(islice(row, width))
+            cells += [None] * (width - len(cells))  # a row's last empty cells may be left out
+            for name, value in zip(names, cells):
                 if name:
                     fields.setdefault(name, _cell(value))
             yield Record(number, f"row {sheet_row}", fields=fields)

@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from ._inputs import FieldNames, check_questions, check_source, check_summary
-from ._records import InputError, Record, TooLongNumber, file_format, open_records, undecodable
+from ._records import (
+    CellError,
+    InputError,
+    Record,
+    TooLongNumber,
+    file_format,
+    open_records,
+    undecodable,
+)
 from ._results import FIELDS, ResultWriter, is_results_file, output_row, read_results
 
 __all__ = [
@@ -56,9 +64,9 @@ SOURCE_COLUMNS = (
 SUMMARY_COLUMNS = ("summary", "response", "actual_output", "output")
 ID_COLUMNS = ("id",)
 QUESTION_COLUMNS = ("assessment_questions",)
-# A CSV cell meant as a JSON list: it opens with [" or [] or closes with ]. "[Reuters] Paris"
-# is text.
-_LOOKS_LIKE_LIST = re.compile(r'^\s*\[\s*("|\]|$)|\]\s*$')
+# A CSV cell meant as a list of texts: it opens with [" or [' (a Python list printed) or [].
+# "[Reuters] Paris hosted it" and "... met on Monday [3]" are text.
+_MEANT_AS_LIST = re.compile(r"""^\s*\[\s*(["'\]]|$)""")
 
 
 @dataclass(frozen=True)
@@ -242,16 +250,28 @@ def _bad_bytes(value: Any, encoding: str) -> str | None:
     return None
 
 
+def _cell_text(value: Any) -> Any:
+    """A spreadsheet cell's number or truth value as the text it shows (12, 0.5, TRUE)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+        return str(value)
+    return value
+
+
 def _csv_list(value: Any, column: str) -> tuple[Any, str | None]:
-    """A CSV cell holding a JSON list of contexts is a list; one that looks like it but is not
-    valid JSON is an error rather than text scored by accident."""
-    if not isinstance(value, str) or not _LOOKS_LIKE_LIST.search(value):
+    """A CSV (or Excel) cell holding a JSON list of contexts is a list; one plainly meant as a list
+    that is not valid JSON is an error rather than text scored by accident; other text that
+    opens with "[" is text."""
+    if not isinstance(value, str) or not value.lstrip().startswith("["):
         return value, None
     from ._records import _loads
 
     parsed, problem = _loads(value)
     if problem is None and isinstance(parsed, list):
         return parsed, None
+    if not _MEANT_AS_LIST.match(value):
+        return value, None
     problem = problem or f"a JSON {type(parsed).__name__}"
     return None, (
         f"column {column!r} looks like a JSON list but is {problem}; "
@@ -279,6 +299,8 @@ def _to_row(
         value = _plain(fields[columns.id])
         if isinstance(value, TooLongNumber):
             problem = f"column {columns.id!r} is a number of {value.digits} digits"
+        elif isinstance(value, CellError):
+            problem = f"column {columns.id!r} holds {value!r}"
         elif isinstance(value, (dict, list)):
             problem = f"column {columns.id!r} must be a string or a number, got a JSON {type(value).__name__}"
         elif (
@@ -307,6 +329,10 @@ def _to_row(
         value = _plain(fields[column])
         if isinstance(value, TooLongNumber):
             return failed(f"column {column!r} is a number of {value.digits} digits, not text")
+        if isinstance(value, CellError):
+            return failed(f"column {column!r} holds {value!r}, not text")
+        if csv_like:  # (a number in a spreadsheet's cell is its text, as a CSV file gives it)
+            value = _cell_text(value)
         if csv_like and kind == "source":
             value, problem = _csv_list(value, column)
             if problem:
@@ -317,6 +343,8 @@ def _to_row(
     questions: Any = None
     if columns.questions is not None:
         questions = _plain(fields.get(columns.questions))
+        if isinstance(questions, CellError):
+            return failed(f"column {columns.questions!r} holds {questions!r}")
         if isinstance(questions, str):
             questions, problem = (
                 (None, None) if not questions.strip() else _csv_list(questions, columns.questions)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,10 +36,15 @@ from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
 __all__ = ["run_score", "run_score_on_ray"]
 
 
-def _default_out(path: Path) -> Path:
+def _default_out(path: Path, sheet: str | None = None) -> Path:
+    """``summscore-out/<input name>.results.jsonl``; a workbook's sheet gets a file of its own
+    (``book.Round 2.results.jsonl``), so scoring another sheet never replaces, nor --resume
+    reuses, the first one's results."""
     name = path.name
     for suffix in (".gz", *FORMATS):
         name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
+    if sheet is not None:
+        name += "." + (re.sub(r"[\\/:*?\"<>|\x00-\x1f]", "_", sheet).strip(". ") or "_")
     return Path("summscore-out") / f"{name}.results.jsonl"
 
 
@@ -111,7 +117,7 @@ def run_score(args: argparse.Namespace) -> int:
         questions=args.questions_column,
     )
     to_stdout = args.out == "-"
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, args.sheet)
     _check_report_suffix(args)
     try:
         reader = open_rows(path, columns, encoding=args.encoding, sheet=args.sheet)
@@ -274,7 +280,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
             "--resume is not available with --engine ray (it scores every row again); "
             "resume with the local engine"
         )
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path)
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, args.sheet)
     _check_report_suffix(args)
     _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
