@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from summscore._records import count_records
 from summscore.cli import main
 from summscore.datasets import Columns, InputError, open_rows, read_rows
 from summscore.errors import MissingExtraError
@@ -148,6 +149,8 @@ def test_each_sheet_has_its_own_default_results_file(
     monkeypatch.chdir(tmp_path)
     for sheet in ("Round 1", "Round 2"):
         assert main(["score", "book.xlsx", "--sheet", sheet, "--no-progress", "--resume"]) == 0
+    assert count_records(book, sheet="Round 2") == 1  # the progress bar's total
+    assert count_records(book) is None  # (several sheets: no total rather than a wrong one)
     first = _jsonl(tmp_path / "summscore-out" / "book.Round 1.results.jsonl")
     second = _jsonl(tmp_path / "summscore-out" / "book.Round 2.results.jsonl")
     assert first[0]["score"] != second[0]["score"]
@@ -223,6 +226,27 @@ def test_whole_file_problems_are_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_an_error_value_in_the_id_or_questions_column_fails_its_row_naming_it(
+    tmp_path: Path,
+) -> None:
+    source = "Oslo is the capital of Norway."
+    rows = [
+        ["id", "source", "summary", "assessment_questions"],
+        ["#N/A", source, "Oslo is the capital.", None],
+        ["q1", source, "Oslo is the capital.", "#VALUE!"],
+        ["ok", source, "Oslo is the capital.", '["Is Oslo the capital of Norway?"]'],
+    ]
+    book = _book(tmp_path / "b.xlsx", {"data": rows})
+    read = list(read_rows(book))
+    assert read[0].error == "row 2 (id 1): column 'id' holds the Excel error #N/A"
+    assert read[1].error == (
+        "row 3 (id 'q1'): column 'assessment_questions' holds the Excel error #VALUE!"
+    )
+    assert read[2].error is None and read[2].assessment_questions == [
+        "Is Oslo the capital of Norway?"
+    ]
 
 
 def test_a_damaged_sheet_is_one_line_and_exit_2(

@@ -261,6 +261,16 @@ def test_an_excel_sheet_of_labels_is_read_with_typed_cells(
     assert "xsum" in out and "cnn" in out
 
 
+def test_an_excel_file_without_openpyxl_names_the_extra_and_exits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "rated.xlsx"
+    path.write_bytes(b"PK\x03\x04")  # (never opened: the reader stops at the import)
+    monkeypatch.setitem(sys.modules, "openpyxl", None)
+    with pytest.raises(SystemExit, match=r"summscore\[excel\]"):
+        main(["--labels", str(path)])
+
+
 def test_json_figures_are_valid_json_in_a_new_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -124,12 +124,16 @@ def _unescape(value: str) -> str:
     return str(unescape(value))
 
 
+def _is_filled(value: Any) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
 def _blank(row: tuple[Any, ...]) -> bool:
-    return all(value is None or (isinstance(value, str) and not value.strip()) for value in row)
+    return not any(map(_is_filled, row))
 
 
 def _filled(row: tuple[Any, ...]) -> int:
-    return sum(1 for v in row if v is not None and not (isinstance(v, str) and not v.strip()))
+    return sum(map(_is_filled, row))
 
 
 def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:

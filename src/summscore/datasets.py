@@ -1,8 +1,8 @@
 """Reading cases from files (JSONL, JSON, CSV, TSV, Parquet, Excel, gzipped) and writing results.
 
 Shared by the CLI, the service and Ray. Columns are worked out once, up front, from the header
-(CSV, TSV, Parquet, an Excel sheet's first row) or the first object (JSONL, JSON): a missing source or summary column is one
-:class:`InputError` listing the file's columns. Rows are then read lazily, one at a time; a row
+(CSV, TSV, Parquet, an Excel sheet's header row) or the first object (JSONL, JSON): a missing
+source or summary column is one :class:`InputError` listing the file's columns. Rows are then read lazily, one at a time; a row
 that cannot be used (broken JSON, a missing or empty field, undecodable bytes, a malformed JSON
 list in a CSV cell) becomes a :class:`Row` with ``error`` naming where it is, its id and the
 field, so it is reported in the output instead of dropped, and the rows after it are read.
@@ -84,7 +84,8 @@ class Row:
     """One input row: its id, and either the case or the reason it cannot be scored.
 
     ``where`` says where it is in the file ("line 3" for JSONL, CSV and TSV, "item 3" for a JSON
-    list, "row 3" for Parquet, the sheet's row number for Excel); ``number`` is its ordinal among the file's records.
+    list, "row 3" for Parquet, the sheet's own row number for Excel); ``number`` is its ordinal
+    among the file's records.
     """
 
     id: Any
