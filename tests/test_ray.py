@@ -108,7 +108,10 @@ def test_a_bad_row_keeps_its_place_and_result_columns_never_replace_input_column
 
 
 def test_the_cli_on_ray_writes_what_the_local_engine_writes(
-    local_ray: None, judge_server: JudgeServer, tmp_path: Path
+    local_ray: None,
+    judge_server: JudgeServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     import json
 
@@ -130,7 +133,10 @@ def test_the_cli_on_ray_writes_what_the_local_engine_writes(
     expected = [json.loads(line) for line in local.read_text().splitlines()]
     got = [json.loads(line) for line in on_ray.read_text().splitlines()]
     assert [r["id"] for r in got] == [r["id"] for r in expected]
-    assert got == expected
+    assert got == expected  # fingerprints too: the local engine resumes a file Ray wrote
+    assert main([*common, "--out", str(on_ray), "--resume"]) == 1
+    assert "6 rows kept from the earlier run" in capsys.readouterr().err
+    assert [json.loads(line) for line in on_ray.read_text().splitlines()] == expected
 
 
 def test_the_cli_on_ray_writes_a_report_of_every_row_from_its_results_file(

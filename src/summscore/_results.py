@@ -41,6 +41,7 @@ FIELDS = (
     "input_tokens",
     "output_tokens",
     "cost",
+    "fingerprint",
 )
 # What every summscore results file has had since the first release: how one is recognised.
 _SIGNATURE = {"id", "score", "reason", "error"}
@@ -53,8 +54,10 @@ def output_row(
     *,
     model: str | None = None,
     warnings: list[str] | None = None,
+    fingerprint: str | None = None,
 ) -> dict[str, Any]:
-    """One output record: id, score, components, reason, error, evidence and provenance."""
+    """One output record: id, score, components, reason, error, evidence and provenance
+    (``fingerprint``: what the row was scored from, see summscore._fingerprint)."""
     usage = result.usage
     return {
         "id": _finite(row_id),
@@ -76,6 +79,7 @@ def output_row(
         "input_tokens": usage.input_tokens,
         "output_tokens": usage.output_tokens,
         "cost": usage.cost,
+        "fingerprint": fingerprint,
     }
 
 

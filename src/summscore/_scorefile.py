@@ -8,54 +8,25 @@ the earlier results file's records until they are written again.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
 from typing import Any, TextIO
 
+from ._fingerprint import fingerprint
 from ._inputs import Case
+from ._resume import ResumeState, key_of, usable
 from ._running import RunningSummary
-from .datasets import ResultWriter, Row, output_row, read_results
+from .datasets import ResultWriter, Row, output_row
 from .report import ReportCase
 from .result import SummaryResult, Usage
 from .scorer import SummarizationScorer
 
-__all__ = ["ResumeState", "RunSink", "print_summary", "score_rows"]
+__all__ = ["RunSink", "print_summary", "score_rows"]
 
 _MAX_DUPLICATES_LISTED = 5
-
-
-def _key(row_id: Any) -> str:
-    return json.dumps(row_id) if not isinstance(row_id, str) else row_id
-
-
-@dataclass
-class ResumeState:
-    """The records of an earlier run's results file, by (id, occurrence), in file order."""
-
-    old: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    reused: int = 0
-    kept_apart: int = 0
-
-    @classmethod
-    def load(cls, path: Path) -> ResumeState:
-        state = cls()
-        seen: dict[str, int] = {}
-        for record in read_results(path):
-            key = _key(record.get("id"))
-            occurrence = seen.get(key, 0)
-            seen[key] = occurrence + 1
-            state.old[(key, occurrence)] = record
-        return state
-
-    @property
-    def done(self) -> int:
-        return sum(1 for r in self.old.values() if _usable(r))
 
 
 class _HashSet:
@@ -97,8 +68,8 @@ class _HashSet:
                 self._insert(self._slots, value)
 
 
-def _usable(record: dict[str, Any]) -> bool:
-    return record.get("error") in (None, "") and record.get("score") not in (None, "")
+def _finite_id(row_id: Any) -> Any:
+    return None if isinstance(row_id, float) and not math.isfinite(row_id) else row_id
 
 
 def _number(value: Any) -> float | None:
@@ -120,8 +91,10 @@ class RunSink:
         top: float,
         keep_for_report: bool,
         resume: ResumeState | None = None,
+        settings: bytes | None = None,
     ) -> None:
         self.writer = writer
+        self.settings = settings  # the run's settings digest: each row's fingerprint is keyed by it
         self.model = model
         self.stats = RunningSummary(top)
         self.report_cases: list[ReportCase] | None = [] if keep_for_report else None
@@ -131,28 +104,41 @@ class RunSink:
         self.duplicate_ids: list[Any] = []
         self._seen = _HashSet()
         self._occurrences: dict[str, int] = {}
-        self._replaces: dict[int, tuple[str, int]] = {}
+        # id(row) -> (the row's own earlier record, the earlier record it reuses)
+        self._replaces: dict[int, tuple[tuple[str, int], tuple[str, int] | None]] = {}
+        self._marks: dict[int, str | None] = {}
 
     def previous(self, row: Row) -> dict[str, Any] | None:
-        """The earlier run's record for ``row`` if it was scored there (``--resume``)."""
+        """The earlier run's record for ``row`` if it was scored there from the same text with
+        the same settings (``--resume``)."""
         if self.resume is None:
             return None
-        key = _key(row.id)
+        key = key_of(row.id)
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
-        record = self.resume.old.get((key, occurrence))
-        if record is None:
+        own = (key, occurrence)
+        claimed = self.resume.claim(own, self._mark(row))
+        # The earlier records leave ``old`` only when this row is written: if the run is
+        # stopped before, finish() keeps them.
+        self._replaces[id(row)] = (own, claimed)
+        if claimed is None:
             return None
-        # The earlier record leaves ``old`` only when this row is written: if the run is
-        # stopped before, finish() keeps it.
-        self._replaces[id(row)] = (key, occurrence)
-        if _usable(record):
-            self.resume.reused += 1
-            return record
-        return None
+        self.resume.reused += 1
+        record = self.resume.old[claimed]
+        return record if claimed == own else {**record, "id": _finite_id(row.id)}
+
+    def _mark(self, row: Row) -> str | None:
+        """The row's fingerprint (computed once: previous() and emit() both need it)."""
+        if self.settings is None:
+            return None
+        if id(row) not in self._marks:
+            self._marks[id(row)] = fingerprint(
+                self.settings, row.source, row.summary, row.assessment_questions
+            )
+        return self._marks[id(row)]
 
     def _duplicate_warning(self, row: Row) -> list[str]:
-        if self._seen.add(_key(row.id)):
+        if self._seen.add(key_of(row.id)):
             return []
         self.duplicates += 1
         if len(self.duplicate_ids) < _MAX_DUPLICATES_LISTED:
@@ -160,8 +146,10 @@ class RunSink:
         return [f"duplicate id {row.id!r}: an earlier row has the same id ({row.where})"]
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
-        if self.resume is not None and (key := self._replaces.pop(id(row), None)) is not None:
-            self.resume.old.pop(key, None)
+        if self.resume is not None and (keys := self._replaces.pop(id(row), None)) is not None:
+            self.resume.release(*keys)
+        mark = self._mark(row) if row.error is None else None
+        self._marks.pop(id(row), None)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
             self.writer.write(outcome)
@@ -175,7 +163,9 @@ class RunSink:
             )
         else:
             result = outcome
-            self.writer.write(output_row(row.id, result, model=self.model, warnings=warnings))
+            self.writer.write(
+                output_row(row.id, result, model=self.model, warnings=warnings, fingerprint=mark)
+            )
             self.stats.add(result)
         self.written += 1
         if self.report_cases is not None:
@@ -185,14 +175,21 @@ class RunSink:
 
     def finish(self, interrupted: bool) -> None:
         """``--resume``: the earlier rows not written again (not reached before Ctrl-C, beyond
-        ``--limit``, or with an id the input no longer has) are kept, after the others."""
-        if self.resume is None:
+        ``--limit``, or with an id the input no longer has) are kept, after the others; those a
+        new result replaced (the row's text or the settings changed) are dropped."""
+        resume = self.resume
+        if resume is None:
             return
-        for record in self.resume.old.values():
-            self.writer.write(record)
-        if not interrupted:
-            self.resume.kept_apart = len(self.resume.old)
-        self.resume.old.clear()
+        for key, record in resume.old.items():
+            if key not in resume.superseded:
+                self.writer.write(record)
+                resume.kept_apart += not interrupted
+            elif usable(record):
+                if record.get("fingerprint") in (None, ""):
+                    resume.unmarked += 1
+                else:
+                    resume.changed += 1
+        resume.old.clear()
 
 
 def _from_record(record: dict[str, Any]) -> SummaryResult:
@@ -314,6 +311,18 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
     print(f"  {spend}", file=stream)
     if sink.resume is not None:
         print(f"  {sink.resume.reused} rows kept from the earlier run (--resume)", file=stream)
+        if sink.resume.changed:
+            print(
+                f"  {sink.resume.changed} rows scored again: their text or the scoring settings "
+                "(judge, preset, options, version) changed since the earlier run",
+                file=stream,
+            )
+        if sink.resume.unmarked:
+            print(
+                f"  {sink.resume.unmarked} rows scored again: the earlier results carry no "
+                "fingerprint (written by an older summscore), so they could not be checked",
+                file=stream,
+            )
         if sink.resume.kept_apart:
             print(
                 f"  {sink.resume.kept_apart} rows of the earlier results were not scored in this "

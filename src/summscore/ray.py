@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["RESULT_COLUMNS", "score_dataset"]
 
-RESULT_COLUMNS = tuple(name for name in FIELDS if name != "id")
+# The columns score_dataset adds (the CLI's results file also has the id and the fingerprint).
+RESULT_COLUMNS = tuple(name for name in FIELDS if name not in ("id", "fingerprint"))
 
 
 def _arrow_types() -> dict[str, Any]:
@@ -182,6 +183,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     import sys
     from pathlib import Path
 
+    from ._fingerprint import fingerprint, run_settings
     from ._inputs import check_questions, check_source, check_summary
     from .datasets import ResultWriter, read_rows
     from .stats import describe
@@ -196,10 +198,12 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     )
     out = Path(args.out) if args.out else Path("summscore-out") / f"{path.stem}.results.jsonl"
     local = make_scorer(args)  # checks the options here, before any cluster work
+    settings = run_settings(local)  # each row's fingerprint, as the local engine writes it
     model = args.model if args.judge != "lexical" else None
     ids: list[Any] = []
     failed: dict[int, Any] = {}  # rows that cannot be scored, by index: their result
     items: list[dict[str, Any]] = []
+    prints: dict[int, str | None] = {}  # the scored rows' fingerprints, by index
     rows = read_rows(path, columns, encoding=args.encoding, sheet=getattr(args, "sheet", None))
     for index, row in enumerate(rows):
         if args.limit is not None and index >= args.limit:
@@ -216,6 +220,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
             continue
         questions_list = list(questions) if questions else None
         items.append({"i": index, "source": text, "summary": summary, "q": questions_list})
+        prints[index] = fingerprint(settings, text, summary, questions)
     if not ids:
         raise ValueError(f"{path}: the file has no rows")
     owner = not ray.is_initialized()  # a caller that already joined a cluster keeps it
@@ -251,6 +256,7 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
                         value = done["result_" + name]
                         record[name] = value.tolist() if hasattr(value, "tolist") else value
                     record["model"] = model
+                    record["fingerprint"] = prints[index]
                 writer.write(record)
                 scores.append(record["score"])
     finally:

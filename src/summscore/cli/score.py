@@ -16,8 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .._fingerprint import run_settings
 from .._records import FORMATS, count_records
-from .._scorefile import ResumeState, RunSink, print_summary, score_rows
+from .._resume import ResumeState
+from .._scorefile import RunSink, print_summary, score_rows
 from ..datasets import Columns, ResultWriter, Row, is_results_file, open_rows
 from ..errors import MissingExtraError
 from ..report import ReportCase
@@ -148,7 +150,9 @@ def run_score(args: argparse.Namespace) -> int:
         raise UsageError(f"--out: {exc}") from None
     top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
     spool = ReportSpool(_report_dir(args.report)) if args.report else None
-    sink = _ReportingSink(writer, model=args.model, top=top, resume=resume, spool=spool)
+    sink = _ReportingSink(
+        writer, model=args.model, top=top, resume=resume, spool=spool, settings=run_settings(scorer)
+    )
     total = None
     if not args.no_progress:
         total = count_records(path, args.encoding, sheet=args.sheet)
@@ -194,8 +198,11 @@ class _ReportingSink(RunSink):
         top: float,
         resume: ResumeState | None,
         spool: ReportSpool | None,
+        settings: bytes | None = None,
     ) -> None:
-        super().__init__(writer, model=model, top=top, keep_for_report=False, resume=resume)
+        super().__init__(
+            writer, model=model, top=top, keep_for_report=False, resume=resume, settings=settings
+        )
         self.spool = spool
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:

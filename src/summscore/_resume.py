@@ -1,0 +1,83 @@
+"""``--resume``: the records of an earlier run's results file, and which of them a row reuses.
+
+A row reuses an earlier record only when the record was scored without error from the same text
+with the same settings (the ``fingerprint`` column, see summscore._fingerprint): its own record
+(same id and occurrence) first, else any unclaimed record with its fingerprint (the row moved).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ._results import read_results
+
+__all__ = ["ResumeState", "key_of", "usable"]
+
+
+def key_of(row_id: Any) -> str:
+    return json.dumps(row_id) if not isinstance(row_id, str) else row_id
+
+
+@dataclass
+class ResumeState:
+    """The records of an earlier run's results file, by (id, occurrence), in file order, and the
+    usable ones by fingerprint (what each was scored from)."""
+
+    old: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    by_print: dict[str, deque[tuple[str, int]]] = field(default_factory=dict)
+    reused: int = 0
+    changed: int = 0  # earlier results of rows whose text or settings changed: scored again
+    unmarked: int = 0  # earlier results with no fingerprint (another version): scored again
+    kept_apart: int = 0
+    taken: set[tuple[str, int]] = field(default_factory=set)  # claimed, not yet written
+    superseded: set[tuple[str, int]] = field(default_factory=set)  # replaced by a new result
+
+    @classmethod
+    def load(cls, path: Path) -> ResumeState:
+        state = cls()
+        seen: dict[str, int] = {}
+        for record in read_results(path):
+            key = key_of(record.get("id"))
+            occurrence = seen.get(key, 0)
+            seen[key] = occurrence + 1
+            state.old[(key, occurrence)] = record
+            mark = record.get("fingerprint")
+            if isinstance(mark, str) and mark and usable(record):
+                state.by_print.setdefault(mark, deque()).append((key, occurrence))
+        return state
+
+    def claim(self, own: tuple[str, int], mark: str | None) -> tuple[str, int] | None:
+        """The earlier record to reuse for a row at ``own`` with fingerprint ``mark``: its own
+        record if that was scored from the same text and settings, else the first unclaimed
+        one that was (the row moved: rows were added or removed above it)."""
+        if mark is None:
+            return None
+        record = self.old.get(own)
+        mine = record is not None and record.get("fingerprint") == mark and usable(record)
+        if mine and own not in self.taken:
+            self.taken.add(own)
+            return own
+        waiting = self.by_print.get(mark)
+        while waiting and (waiting[0] in self.taken or waiting[0] not in self.old):
+            waiting.popleft()  # claimed by an earlier row
+        if not waiting:
+            return None
+        self.taken.add(waiting[0])
+        return waiting.popleft()
+
+    def release(self, own: tuple[str, int] | None, claimed: tuple[str, int] | None) -> None:
+        """A row was written: the record it reused leaves; its own earlier record, if it wrote
+        a new result instead, is dropped at the end unless a later row claims it."""
+        if claimed is not None:
+            self.old.pop(claimed, None)
+            self.taken.discard(claimed)
+        if own is not None and own != claimed and own in self.old:
+            self.superseded.add(own)
+
+
+def usable(record: dict[str, Any]) -> bool:
+    return record.get("error") in (None, "") and record.get("score") not in (None, "")

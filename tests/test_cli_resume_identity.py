@@ -1,0 +1,178 @@
+"""--resume reuses a row's earlier result only when the row was scored from the same text with the
+same settings (the ``fingerprint`` column); anything else is scored again, and nothing is lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summscore._fingerprint import fingerprint, run_settings
+from summscore.cli import main
+from summscore.scorer import SummarizationScorer
+
+MARK = "kept from the earlier run"
+
+
+def _rows(summaries: list[str], ids: bool = True) -> list[dict[str, Any]]:
+    source = (
+        "The bridge in Lund opened in 1911 and carries 900 cars a day. "
+        "It was repaired in 1980 after a flood."
+    )
+    rows = [{"source": source, "summary": s} for s in summaries]
+    if ids:
+        for i, row in enumerate(rows):
+            row["id"] = i
+    return rows
+
+
+def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _mark_all(out: Path) -> None:
+    """Mark every earlier record, so a reused one can be told from one scored again."""
+    _write(out, [dict(r, reason=MARK) for r in _jsonl(out)])
+
+
+def _score(*args: str) -> int:
+    return main(["score", *args, "--no-progress", "--workers", "1"])
+
+
+GOOD = ["The bridge opened in 1911.", "It carries 900 cars a day."]
+BAD = ["The bridge opened in 1955.", "It carries 9 trucks a day."]
+
+
+def test_a_results_file_shared_by_two_inputs_never_gives_one_the_others_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = _write(tmp_path / "a.jsonl", _rows(GOOD))
+    b = _write(tmp_path / "b.jsonl", _rows(BAD))  # the same ids, other summaries
+    fresh = tmp_path / "fresh.jsonl"
+    assert _score(str(b), "--out", str(fresh)) == 0
+    out = tmp_path / "out.jsonl"
+    assert _score(str(a), "--out", str(out)) == 0
+    capsys.readouterr()
+    assert _score(str(b), "--out", str(out), "--resume") == 0
+    err = capsys.readouterr().err
+    assert _jsonl(out) == _jsonl(fresh)  # b's own scores, not a's
+    assert "0 rows kept from the earlier run" in err
+    assert "2 rows scored again: their text or the scoring settings" in err
+
+
+def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
+    data = _write(tmp_path / "data.jsonl", _rows([*GOOD, "It was repaired in 1980."]))
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    _mark_all(out)
+    _write(data, _rows([GOOD[0], BAD[1], "It was repaired in 1980."]))
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    rows = _jsonl(out)
+    assert [r["id"] for r in rows] == [0, 1, 2]
+    assert [r["reason"] == MARK for r in rows] == [True, False, True]
+
+
+@pytest.mark.parametrize(
+    ("changed", "rescored"),
+    [
+        (["--preset", "deepeval"], True),
+        (["--coeff", "0.3"], True),
+        (["--no-length-penalty"], True),
+        (["--max-concurrency", "3", "--timeout", "30", "--max-retries", "1"], False),
+    ],
+)
+def test_settings_that_change_a_number_score_the_rows_again_and_call_settings_do_not(
+    tmp_path: Path, changed: list[str], rescored: bool
+) -> None:
+    data = _write(tmp_path / "data.jsonl", _rows(GOOD))
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    _mark_all(out)
+    assert _score(str(data), "--out", str(out), "--resume", *changed) == 0
+    assert [r["reason"] != MARK for r in _jsonl(out)] == [rescored, rescored]
+
+
+def test_rows_that_moved_are_reused_under_their_new_ids(tmp_path: Path) -> None:
+    # No id column: a row's id is its line number, so a row added at the top moves every other.
+    data = _write(tmp_path / "data.jsonl", _rows(GOOD, ids=False))
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    _mark_all(out)
+    _write(data, _rows(["It was repaired in 1980.", *GOOD], ids=False))
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    rows = _jsonl(out)
+    fresh = tmp_path / "fresh.jsonl"
+    assert _score(str(data), "--out", str(fresh)) == 0
+    assert [r["id"] for r in rows] == [r["id"] for r in _jsonl(fresh)]  # no stale row left
+    assert [r["reason"] == MARK for r in rows] == [False, True, True]
+    assert [r["score"] for r in rows] == [r["score"] for r in _jsonl(fresh)]
+
+
+def test_repeated_rows_each_reuse_one_earlier_result(tmp_path: Path) -> None:
+    same = _rows([GOOD[0], GOOD[0], GOOD[0]], ids=False)
+    data = _write(tmp_path / "data.jsonl", same[:2])
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    _mark_all(out)
+    _write(data, same)
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    rows = _jsonl(out)
+    assert len(rows) == 3 and [r["reason"] == MARK for r in rows] == [True, True, False]
+
+
+def test_results_without_a_fingerprint_are_scored_again_and_the_summary_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _write(tmp_path / "data.jsonl", _rows(GOOD))
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    full = _jsonl(out)
+    older = [{k: v for k, v in r.items() if k != "fingerprint"} for r in full]
+    _write(out, [dict(r, reason=MARK) for r in older])
+    capsys.readouterr()
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    assert "2 rows scored again: the earlier results carry no fingerprint" in (
+        capsys.readouterr().err
+    )
+    assert _jsonl(out) == full
+
+
+def test_stopped_runs_rows_are_kept_and_found_again_after_the_input_moved(tmp_path: Path) -> None:
+    rows = _rows([*GOOD, "It was repaired in 1980.", "A flood hit in 1980."], ids=False)
+    data = _write(tmp_path / "data.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    full = _jsonl(out)
+    _write(out, [dict(r, reason=MARK) for r in full[2:]])  # the earlier run scored rows 3-4 only
+    _write(data, [_rows(["The bridge is in Lund."], ids=False)[0], *rows])
+    assert _score(str(data), "--out", str(out), "--resume", "--limit", "2") == 0
+    # Rows 1-2 scored now; the earlier rows 3-4 (now lines 4-5) kept after them, unchanged.
+    assert [r["id"] for r in _jsonl(out)] == [1, 2, 3, 4]
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    after = _jsonl(out)
+    assert [r["id"] for r in after] == [1, 2, 3, 4, 5]
+    assert [r["reason"] == MARK for r in after] == [False, False, False, True, True]
+
+
+def test_the_fingerprint_is_of_the_text_as_scored_and_of_the_settings() -> None:
+    from summscore.judges import LexicalJudge
+
+    ragas = run_settings(SummarizationScorer(LexicalJudge()))
+    deepeval = run_settings(SummarizationScorer(LexicalJudge(), preset="deepeval"))
+    assert ragas == run_settings(SummarizationScorer(LexicalJudge(), max_concurrency=3))
+    assert ragas != deepeval
+    joined = fingerprint(ragas, "One.\nTwo.", "One.", None)
+    assert joined == fingerprint(ragas, ["One.", "Two."], "One.", [])  # contexts joined with \n
+    assert joined is not None and len(joined) == 32
+    assert joined != fingerprint(deepeval, "One.\nTwo.", "One.", None)
+    assert joined != fingerprint(ragas, "One.\nTwo.", "Two.", None)
+    assert joined != fingerprint(ragas, "One.\nTwo.", "One.", ["Is it one?"])
+    assert fingerprint(ragas, "", "One.", None) is None  # a row that cannot be scored
+    assert fingerprint(ragas, "A \ud800 lone surrogate.", "A.", None) is not None
