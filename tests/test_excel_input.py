@@ -197,6 +197,42 @@ def test_a_title_row_above_the_header_and_cells_as_excel_saves_them(tmp_path: Pa
     assert rows[3].error is None and rows[3].source.endswith("[3]")  # text, not a broken list
 
 
+def test_a_cell_merged_over_rows_gives_its_value_to_each_of_them(tmp_path: Path) -> None:
+    source = "The bridge in Lund opened in 1911 and carries 900 cars a day."
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["id", "source", "summary", "note"])
+    sheet.append(["a", source, "The bridge opened in 1911.", "checked"])
+    sheet.append(["b", None, "It carries 900 cars a day.", None])
+    sheet.append(["c", None, None, None])  # inside the block, but with no summary
+    sheet.append(["d", "Rain fell in Oslo.", "It rained in Oslo.", None])
+    sheet.append(["e", None, "It rained.", None])  # not merged: an empty source stays empty
+    sheet.merge_cells("B2:B4")  # one source beside its summaries
+    sheet.merge_cells("D2:E2")  # merged across columns only: nothing to give down
+    path = tmp_path / "merged.xlsx"
+    book.save(path)
+    rows = list(read_rows(path))
+    assert [r.id for r in rows] == ["a", "b", "c", "d", "e"]
+    assert [r.source for r in rows[:2]] == [source, source]
+    assert "summary is required" in (rows[2].error or "")  # its own error, not the block's
+    assert rows[3].summary == "It rained in Oslo." and rows[3].error is None
+    assert rows[4].error is not None and "source" in rows[4].error
+    # The same rows scored as a JSONL file with the source written out give the same numbers.
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(
+        "".join(
+            json.dumps({"id": i, "source": source, "summary": s}) + "\n"
+            for i, s in (("a", "The bridge opened in 1911."), ("b", "It carries 900 cars a day."))
+        ),
+        encoding="utf-8",
+    )
+    merged_out, plain_out = tmp_path / "m.jsonl", tmp_path / "p.jsonl"
+    assert main(["score", str(path), "--out", str(merged_out), "--no-progress"]) == 1
+    assert main(["score", str(plain), "--out", str(plain_out), "--no-progress"]) == 0
+    scores = [r["score"] for r in _jsonl(merged_out)[:2]]
+    assert scores == [r["score"] for r in _jsonl(plain_out)]
+
+
 def test_the_report_reads_the_same_sheet(tmp_path: Path) -> None:
     rows = [["id", "source", "summary"], ["r1", "The cat sat on the mat.", "A cat sat."]]
     book = _book(tmp_path / "b.xlsx", {"other": [["x"], [1]], "runs": rows})

@@ -9,12 +9,14 @@ number (an integer stays one), true/false; a date or time becomes its ISO text, 
 computed value (a workbook written by a program that never computed it gives an empty cell), an
 error value (``#N/A``) an :class:`~._records.CellError` that fails the row wherever it is used. A
 record's place is the sheet's own row number ("row 7"), as Excel shows it. Empty rows are
-skipped; columns with no header are left out.
+skipped; columns with no header are left out. A cell merged over several rows below the header
+gives its value to each row of the block (Excel shows it beside each of them).
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 import zipfile
 from collections.abc import Iterator
 from itertools import islice
@@ -103,6 +105,37 @@ def _sheet(path: Path, book: Any, sheet: str | None) -> Any:
     return found
 
 
+_MERGE = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Za-z]+[0-9]+):([A-Za-z]+[0-9]+)\"")
+_CHUNK = 1 << 20
+
+
+def _merged_down(path: Path, sheet: Any) -> dict[int, list[tuple[int, int]]]:
+    """The sheet's cells merged over several rows, by first row: [(column index, last row)].
+
+    openpyxl's streaming mode does not read merges (they follow the cells in the sheet's XML), so
+    the sheet's XML is scanned for them once, in chunks.
+    """
+    from openpyxl.utils.cell import coordinate_to_tuple
+
+    starts: dict[int, list[tuple[int, int]]] = {}
+    tail = b""
+    try:
+        with sheet._get_source() as source:
+            while chunk := source.read(_CHUNK):
+                text = tail + chunk
+                end = 0
+                for match in _MERGE.finditer(text):
+                    end = match.end()
+                    first_row, first_col = coordinate_to_tuple(match[1].decode().upper())
+                    last_row, _ = coordinate_to_tuple(match[2].decode().upper())
+                    if last_row > first_row:
+                        starts.setdefault(first_row, []).append((first_col - 1, last_row))
+                tail = text[max(end, len(text) - 512) :]
+    except Exception as exc:
+        raise _damaged(path, f"sheet {sheet.title!r}", exc) from None
+    return starts
+
+
 def _cell(value: Any) -> Any:
     """A cell's value as the readers of the other formats give it."""
     if isinstance(value, str):
@@ -162,18 +195,29 @@ def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:
             "filled: the column names)"
         )
     names = [str(_cell(value)).strip() if value is not None else "" for value in header]
+    try:
+        merges = {row: m for row, m in _merged_down(path, chosen).items() if row > header_row}
+    except BaseException:
+        book.close()
+        raise
     return RecordFile(
         path,
         "xlsx",
         "",
-        _records(path, book, rows, names, header_row),
+        _records(path, book, rows, names, header_row, merges),
         columns=[name for name in names if name],
     )
 
 
 def _records(
-    path: Path, book: Any, rows: Iterator[tuple[Any, ...]], names: list[str], header_row: int
+    path: Path,
+    book: Any,
+    rows: Iterator[tuple[Any, ...]],
+    names: list[str],
+    header_row: int,
+    merges: dict[int, list[tuple[int, int]]],
 ) -> Iterator[Record]:
+    down: dict[int, tuple[int, Any]] = {}  # column -> (last row of its merged block, value)
     number = 0
     sheet_row = header_row
     width = len(names)
@@ -188,12 +232,20 @@ def _records(
                 yield Record(number + 1, f"row {sheet_row + 1}", problem=problem)
                 return
             sheet_row += 1
-            if _blank(row):
-                continue
-            number += 1
-            fields: dict[str, Any] = {}
             cells = list(islice(row, width))
             cells += [None] * (width - len(cells))  # a row's last empty cells may be left out
+            for column, last in merges.get(sheet_row, ()):
+                if column < width:  # a block merged over rows: its value is its first cell's
+                    down[column] = (last, cells[column])
+            if _blank(row):
+                continue
+            for column, (last, value) in list(down.items()):
+                if sheet_row > last:
+                    del down[column]
+                elif cells[column] is None:
+                    cells[column] = value
+            number += 1
+            fields: dict[str, Any] = {}
             for name, value in zip(names, cells):
                 if name:
                     fields.setdefault(name, _cell(value))
