@@ -113,6 +113,24 @@ def test_csv_in_and_out_with_custom_columns_and_list_contexts(tmp_path: Path) ->
     assert isinstance(json.loads(rows[0]["missed_questions"]), list)
 
 
+def test_a_column_named_twice_is_read_from_its_first_and_the_run_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "two.csv"
+    data.write_text(
+        "id,source,summary,summary,note,note\n"
+        "a,The bridge opened in 1911.,The bridge opened in 1911.,It opened in 1955.,x,y\n",
+        encoding="utf-8",
+    )
+    assert main(["score", str(data), "--out", str(tmp_path / "o.jsonl"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "two.csv: 2 columns are named 'summary'; the first is read" in err
+    assert "'note'" not in err  # a column not read is no concern
+    from summscore.datasets import read_rows
+
+    assert next(read_rows(data)).summary == "The bridge opened in 1911."
+
+
 def test_parquet_input(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq

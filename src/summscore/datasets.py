@@ -109,6 +109,16 @@ class RowReader:
     _records: Iterator[Record] = field(repr=False)
     _chosen: Columns = field(default=Columns(), repr=False)
 
+    @property
+    def repeated(self) -> list[str]:
+        """The columns read that the header names more than once (the first of them is read)."""
+        used = {self.columns.source, self.columns.summary, self.columns.id, self.columns.questions}
+        return [
+            n
+            for n in dict.fromkeys(self.file_columns)
+            if n in used and self.file_columns.count(n) > 1
+        ]
+
     def __iter__(self) -> Iterator[Row]:
         names = FieldNames(
             source=self.columns.source or "source",

@@ -136,6 +136,12 @@ def run_score(args: argparse.Namespace) -> int:
         f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
         file=sys.stderr,
     )
+    for name in reader.repeated:
+        count = reader.file_columns.count(name)
+        print(
+            f"summscore: {path.name}: {count} columns are named {name!r}; the first is read",
+            file=sys.stderr,
+        )
     scorer = make_scorer(args)
     resume = None
     if args.resume and out is not None and out.exists() and out.stat().st_size:
