@@ -86,6 +86,7 @@ def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
         (["--coeff", "0.3"], True),
         (["--no-length-penalty"], True),
         (["--max-concurrency", "3", "--timeout", "30", "--max-retries", "1"], False),
+        (["--coeff", "0.5"], False),  # the default, named
     ],
 )
 def test_settings_that_change_a_number_score_the_rows_again_and_call_settings_do_not(
@@ -113,6 +114,61 @@ def test_rows_that_moved_are_reused_under_their_new_ids(tmp_path: Path) -> None:
     assert [r["id"] for r in rows] == [r["id"] for r in _jsonl(fresh)]  # no stale row left
     assert [r["reason"] == MARK for r in rows] == [False, True, True]
     assert [r["score"] for r in rows] == [r["score"] for r in _jsonl(fresh)]
+
+
+def test_a_run_stopped_by_limit_after_rows_were_added_above_loses_no_earlier_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = _rows([*GOOD, "It was repaired in 1980."], ids=False)
+    data = _write(tmp_path / "data.jsonl", old)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    _mark_all(out)
+    added = _rows(["The bridge is in Lund.", "A flood hit in 1980.", "Cars cross it."], ids=False)
+    _write(data, [*added, *old])  # the earlier rows are now lines 4-6
+    assert _score(str(data), "--out", str(out), "--resume", "--limit", "3") == 0
+    err = capsys.readouterr().err
+    assert "3 earlier results not used by this run (--limit) are kept" in err
+    assert "scored again" not in err  # the new rows had no earlier result, whatever their ids
+    assert len(_jsonl(out)) == 6
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    rows = _jsonl(out)
+    assert [r["id"] for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert [r["reason"] == MARK for r in rows] == [False] * 3 + [True] * 3
+    assert "0 judge calls" in capsys.readouterr().err
+
+
+def test_a_row_deleted_above_costs_nothing_and_nothing_is_said_to_be_scored_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = _rows([*GOOD, "It was repaired in 1980."], ids=False)
+    data = _write(tmp_path / "data.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    scores = [r["score"] for r in _jsonl(out)]
+    _write(data, rows[1:])
+    capsys.readouterr()
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    err = capsys.readouterr().err
+    assert "0 judge calls" in err and "scored again" not in err
+    # The file holds the input's rows; the deleted row's id now names another row.
+    assert [(r["id"], r["score"]) for r in _jsonl(out)] == [(1, scores[1]), (2, scores[2])]
+
+
+def test_a_reused_row_carries_this_runs_duplicate_id_warnings_not_the_earlier_ones(
+    tmp_path: Path,
+) -> None:
+    first = _rows([GOOD[0], GOOD[1]])
+    first[1]["id"] = 0  # the earlier input repeated id 0
+    data = _write(tmp_path / "data.jsonl", first)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    assert any("duplicate id" in w for w in _jsonl(out)[1]["warnings"])
+    first[1]["id"] = 1
+    _write(data, [first[1], first[0], dict(first[0])])  # moved, and now a repeat of id 0
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    warnings = [[w for w in r["warnings"] if "duplicate id" in w] for r in _jsonl(out)]
+    assert [len(w) for w in warnings] == [0, 0, 1]
 
 
 def test_repeated_rows_each_reuse_one_earlier_result(tmp_path: Path) -> None:

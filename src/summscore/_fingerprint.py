@@ -6,7 +6,8 @@ edited summary, or another judge, preset, option or summscore version never hand
 else's score. The hash covers the text as scored (a list of contexts joined as the scorer joins
 it), the preset with its options, the judge's name (model and host for a server), the prompt set
 and summscore's version; not the call settings (timeout, retries, concurrency, workers), which
-do not change a number. It is one-way: no text, and no key, can be read back from it.
+do not change a number. No key goes into it, and the text cannot be recovered from it (though
+someone who guesses a row's exact text and settings can confirm the guess, as with any hash).
 """
 
 from __future__ import annotations
@@ -31,12 +32,19 @@ def run_settings(scorer: SummarizationScorer) -> bytes:
     settings = {
         "summscore": __version__,
         "preset": scorer.preset,
-        "options": scorer.options,
+        "options": {name: _plain(value) for name, value in scorer.options.items()},
         "judge": scorer.judge.name,
         "prompt_set": scorer.prompt_set,
     }
     text = json.dumps(settings, sort_keys=True, default=_type_name, ensure_ascii=False)
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_DIGEST).digest()
+
+
+def _plain(value: Any) -> Any:
+    """A number as a float, so that ``--scale 1`` and the default ``1`` are one setting."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return value
 
 
 def _type_name(value: Any) -> str:

@@ -28,13 +28,14 @@ class ResumeState:
     usable ones by fingerprint (what each was scored from)."""
 
     old: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    by_print: dict[str, deque[tuple[str, int]]] = field(default_factory=dict)
-    reused: int = 0
-    changed: int = 0  # earlier results of rows whose text or settings changed: scored again
-    unmarked: int = 0  # earlier results with no fingerprint (another version): scored again
-    kept_apart: int = 0
+    # The first usable record of each fingerprint, and the others in file order (repeated text).
+    by_print: dict[str, tuple[str, int]] = field(default_factory=dict)
+    more: dict[str, deque[tuple[str, int]]] = field(default_factory=dict)
     taken: set[tuple[str, int]] = field(default_factory=set)  # claimed, not yet written
-    superseded: set[tuple[str, int]] = field(default_factory=set)  # replaced by a new result
+    reused: int = 0
+    changed: int = 0  # rows scored again: their text or the settings changed
+    unmarked: int = 0  # rows scored again: the earlier result has no fingerprint
+    kept_apart: int = 0
 
     @classmethod
     def load(cls, path: Path) -> ResumeState:
@@ -47,7 +48,10 @@ class ResumeState:
             state.old[(key, occurrence)] = record
             mark = record.get("fingerprint")
             if isinstance(mark, str) and mark and usable(record):
-                state.by_print.setdefault(mark, deque()).append((key, occurrence))
+                if mark in state.by_print:
+                    state.more.setdefault(mark, deque()).append((key, occurrence))
+                else:
+                    state.by_print[mark] = (key, occurrence)
         return state
 
     def claim(self, own: tuple[str, int], mark: str | None) -> tuple[str, int] | None:
@@ -58,25 +62,32 @@ class ResumeState:
             return None
         record = self.old.get(own)
         mine = record is not None and record.get("fingerprint") == mark and usable(record)
-        if mine and own not in self.taken:
-            self.taken.add(own)
-            return own
-        waiting = self.by_print.get(mark)
+        found = own if mine and own not in self.taken else self._first_free(mark)
+        if found is not None:
+            self.taken.add(found)
+        return found
+
+    def _first_free(self, mark: str) -> tuple[str, int] | None:
+        first = self.by_print.get(mark)
+        if first is not None and first not in self.taken and first in self.old:
+            return first
+        waiting = self.more.get(mark)
         while waiting and (waiting[0] in self.taken or waiting[0] not in self.old):
             waiting.popleft()  # claimed by an earlier row
-        if not waiting:
-            return None
-        self.taken.add(waiting[0])
-        return waiting.popleft()
+        return waiting[0] if waiting else None
 
-    def release(self, own: tuple[str, int] | None, claimed: tuple[str, int] | None) -> None:
-        """A row was written: the record it reused leaves; its own earlier record, if it wrote
-        a new result instead, is dropped at the end unless a later row claims it."""
-        if claimed is not None:
-            self.old.pop(claimed, None)
-            self.taken.discard(claimed)
-        if own is not None and own != claimed and own in self.old:
-            self.superseded.add(own)
+    def release(self, claimed: tuple[str, int]) -> None:
+        """The row that reused ``claimed`` was written: the earlier record leaves."""
+        self.old.pop(claimed, None)
+        self.taken.discard(claimed)
+
+    def rescored(self, own: tuple[str, int]) -> str | None:
+        """Why the row at ``own``, scored in this run, had an earlier result it did not reuse:
+        "changed", "unmarked", or None (it had none, or a moved row reused it)."""
+        record = self.old.get(own)
+        if record is None or own in self.taken or not usable(record):
+            return None
+        return "changed" if record.get("fingerprint") not in (None, "") else "unmarked"
 
 
 def usable(record: dict[str, Any]) -> bool:

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ._fingerprint import fingerprint
 from ._inputs import Case
-from ._resume import ResumeState, key_of, usable
+from ._resume import ResumeState, key_of
 from ._running import RunningSummary
 from .datasets import ResultWriter, Row, output_row
 from .report import ReportCase
@@ -104,9 +104,11 @@ class RunSink:
         self.duplicate_ids: list[Any] = []
         self._seen = _HashSet()
         self._occurrences: dict[str, int] = {}
+        self.cut_short = False  # --limit left rows of the input unread
         # id(row) -> (the row's own earlier record, the earlier record it reuses)
         self._replaces: dict[int, tuple[tuple[str, int], tuple[str, int] | None]] = {}
         self._marks: dict[int, str | None] = {}
+        self._rescored: list[tuple[str, int]] = []  # rows scored anew: their own earlier record
 
     def previous(self, row: Row) -> dict[str, Any] | None:
         """The earlier run's record for ``row`` if it was scored there from the same text with
@@ -118,8 +120,8 @@ class RunSink:
         self._occurrences[key] = occurrence + 1
         own = (key, occurrence)
         claimed = self.resume.claim(own, self._mark(row))
-        # The earlier records leave ``old`` only when this row is written: if the run is
-        # stopped before, finish() keeps them.
+        # The earlier record leaves ``old`` only when this row is written: if the run is
+        # stopped before, finish() keeps it.
         self._replaces[id(row)] = (own, claimed)
         if claimed is None:
             return None
@@ -146,12 +148,19 @@ class RunSink:
         return [f"duplicate id {row.id!r}: an earlier row has the same id ({row.where})"]
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
-        if self.resume is not None and (keys := self._replaces.pop(id(row), None)) is not None:
-            self.resume.release(*keys)
         mark = self._mark(row) if row.error is None else None
         self._marks.pop(id(row), None)
+        if self.resume is not None and (keys := self._replaces.pop(id(row), None)) is not None:
+            own, claimed = keys
+            if claimed is not None:
+                self.resume.release(claimed)
+            elif mark is not None:
+                self._rescored.append(own)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
+            # A reused record: the duplicate-id warnings are this run's, not the earlier one's.
+            earlier = [w for w in outcome.get("warnings") or [] if not _is_duplicate_note(w)]
+            outcome = {**outcome, "warnings": [*earlier, *warnings]}
             self.writer.write(outcome)
             result = _from_record(outcome)
             success = outcome.get("success")
@@ -174,22 +183,27 @@ class RunSink:
             )
 
     def finish(self, interrupted: bool) -> None:
-        """``--resume``: the earlier rows not written again (not reached before Ctrl-C, beyond
-        ``--limit``, or with an id the input no longer has) are kept, after the others; those a
-        new result replaced (the row's text or the settings changed) are dropped."""
+        """``--resume``: the earlier records not reused. After a complete run, those whose id
+        the input no longer has are kept, after the others, and the rest (their row changed,
+        or, in a file whose ids are row numbers, their row is gone) are dropped. After a run
+        stopped early (Ctrl-C, ``--limit``) all are kept: a row not reached may still claim one."""
         resume = self.resume
         if resume is None:
             return
+        stopped = interrupted or self.cut_short
+        for own in () if stopped else self._rescored:  # (a row not reached may reuse it yet)
+            reason = resume.rescored(own)
+            resume.changed += reason == "changed"
+            resume.unmarked += reason == "unmarked"
         for key, record in resume.old.items():
-            if key not in resume.superseded:
+            if stopped or key[0] not in self._occurrences:
                 self.writer.write(record)
                 resume.kept_apart += not interrupted
-            elif usable(record):
-                if record.get("fingerprint") in (None, ""):
-                    resume.unmarked += 1
-                else:
-                    resume.changed += 1
         resume.old.clear()
+
+
+def _is_duplicate_note(warning: Any) -> bool:
+    return isinstance(warning, str) and warning.startswith("duplicate id ")
 
 
 def _from_record(record: dict[str, Any]) -> SummaryResult:
@@ -323,10 +337,16 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
                 "fingerprint (written by an older summscore), so they could not be checked",
                 file=stream,
             )
-        if sink.resume.kept_apart:
+        if sink.resume.kept_apart and sink.cut_short:
             print(
-                f"  {sink.resume.kept_apart} rows of the earlier results were not scored in this "
-                "run (--limit, or ids the input no longer has): kept at the end of the file",
+                f"  {sink.resume.kept_apart} earlier results not used by this run (--limit) are "
+                "kept at the end of the file, for the next --resume",
+                file=stream,
+            )
+        elif sink.resume.kept_apart:
+            print(
+                f"  {sink.resume.kept_apart} rows of the earlier results have ids the input no "
+                "longer has: kept at the end of the file",
                 file=stream,
             )
     if sink.duplicates:

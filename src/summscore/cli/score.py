@@ -163,7 +163,7 @@ def run_score(args: argparse.Namespace) -> int:
     if not args.no_progress:
         total = count_records(path, args.encoding, sheet=args.sheet)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
-    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit), sink, total)
+    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit, sink), sink, total)
     if target != out and target is not None and out is not None:
         os.replace(target, out)
     where = "stdout" if out is None else str(out)
@@ -269,12 +269,13 @@ def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
     yield from rest
 
 
-def _limited(rows: Iterator[Row], limit: int | None) -> Iterator[Row]:
+def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[Row]:
     if limit is None:
         yield from rows
         return
     for count, row in enumerate(rows):
         if count >= limit:
+            sink.cut_short = True  # a row is left: --resume keeps what it may still need
             return
         yield row
 
