@@ -46,6 +46,19 @@ def _score(*args: str) -> int:
     return main(["score", *args, "--no-progress", "--workers", "1"])
 
 
+def _first_run(
+    tmp_path: Path, rows: list[dict[str, Any]], *, mark: bool = True
+) -> tuple[Path, Path]:
+    """The earlier run: ``rows`` written and scored into out.jsonl (marked, unless ``mark`` is
+    False); returns the input and the results file."""
+    data = _write(tmp_path / "data.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    assert _score(str(data), "--out", str(out)) == 0
+    if mark:
+        _mark_all(out)
+    return data, out
+
+
 GOOD = ["The bridge opened in 1911.", "It carries 900 cars a day."]
 BAD = ["The bridge opened in 1955.", "It carries 9 trucks a day."]
 
@@ -68,10 +81,7 @@ def test_a_results_file_shared_by_two_inputs_never_gives_one_the_others_scores(
 
 
 def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
-    data = _write(tmp_path / "data.jsonl", _rows([*GOOD, "It was repaired in 1980."]))
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
-    _mark_all(out)
+    data, out = _first_run(tmp_path, _rows([*GOOD, "It was repaired in 1980."]))
     _write(data, _rows([GOOD[0], BAD[1], "It was repaired in 1980."]))
     assert _score(str(data), "--out", str(out), "--resume") == 0
     rows = _jsonl(out)
@@ -92,20 +102,14 @@ def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
 def test_settings_that_change_a_number_score_the_rows_again_and_call_settings_do_not(
     tmp_path: Path, changed: list[str], rescored: bool
 ) -> None:
-    data = _write(tmp_path / "data.jsonl", _rows(GOOD))
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
-    _mark_all(out)
+    data, out = _first_run(tmp_path, _rows(GOOD))
     assert _score(str(data), "--out", str(out), "--resume", *changed) == 0
     assert [r["reason"] != MARK for r in _jsonl(out)] == [rescored, rescored]
 
 
 def test_rows_that_moved_are_reused_under_their_new_ids(tmp_path: Path) -> None:
     # No id column: a row's id is its line number, so a row added at the top moves every other.
-    data = _write(tmp_path / "data.jsonl", _rows(GOOD, ids=False))
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
-    _mark_all(out)
+    data, out = _first_run(tmp_path, _rows(GOOD, ids=False))
     _write(data, _rows(["It was repaired in 1980.", *GOOD], ids=False))
     assert _score(str(data), "--out", str(out), "--resume") == 0
     rows = _jsonl(out)
@@ -120,10 +124,7 @@ def test_a_run_stopped_by_limit_after_rows_were_added_above_loses_no_earlier_res
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     old = _rows([*GOOD, "It was repaired in 1980."], ids=False)
-    data = _write(tmp_path / "data.jsonl", old)
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
-    _mark_all(out)
+    data, out = _first_run(tmp_path, old)
     added = _rows(["The bridge is in Lund.", "A flood hit in 1980.", "Cars cross it."], ids=False)
     _write(data, [*added, *old])  # the earlier rows are now lines 4-6
     assert _score(str(data), "--out", str(out), "--resume", "--limit", "3") == 0
@@ -142,9 +143,7 @@ def test_a_row_deleted_above_costs_nothing_and_nothing_is_said_to_be_scored_agai
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = _rows([*GOOD, "It was repaired in 1980."], ids=False)
-    data = _write(tmp_path / "data.jsonl", rows)
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
+    data, out = _first_run(tmp_path, rows, mark=False)
     scores = [r["score"] for r in _jsonl(out)]
     _write(data, rows[1:])
     capsys.readouterr()
@@ -160,9 +159,7 @@ def test_a_reused_row_carries_this_runs_duplicate_id_warnings_not_the_earlier_on
 ) -> None:
     first = _rows([GOOD[0], GOOD[1]])
     first[1]["id"] = 0  # the earlier input repeated id 0
-    data = _write(tmp_path / "data.jsonl", first)
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
+    data, out = _first_run(tmp_path, first, mark=False)
     assert any("duplicate id" in w for w in _jsonl(out)[1]["warnings"])
     first[1]["id"] = 1
     _write(data, [first[1], first[0], dict(first[0])])  # moved, and now a repeat of id 0
@@ -173,10 +170,7 @@ def test_a_reused_row_carries_this_runs_duplicate_id_warnings_not_the_earlier_on
 
 def test_repeated_rows_each_reuse_one_earlier_result(tmp_path: Path) -> None:
     same = _rows([GOOD[0], GOOD[0], GOOD[0]], ids=False)
-    data = _write(tmp_path / "data.jsonl", same[:2])
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
-    _mark_all(out)
+    data, out = _first_run(tmp_path, same[:2])
     _write(data, same)
     assert _score(str(data), "--out", str(out), "--resume") == 0
     rows = _jsonl(out)
@@ -186,9 +180,7 @@ def test_repeated_rows_each_reuse_one_earlier_result(tmp_path: Path) -> None:
 def test_results_without_a_fingerprint_are_scored_again_and_the_summary_says_why(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = _write(tmp_path / "data.jsonl", _rows(GOOD))
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
+    data, out = _first_run(tmp_path, _rows(GOOD), mark=False)
     full = _jsonl(out)
     older = [{k: v for k, v in r.items() if k != "fingerprint"} for r in full]
     _write(out, [dict(r, reason=MARK) for r in older])
@@ -202,9 +194,7 @@ def test_results_without_a_fingerprint_are_scored_again_and_the_summary_says_why
 
 def test_stopped_runs_rows_are_kept_and_found_again_after_the_input_moved(tmp_path: Path) -> None:
     rows = _rows([*GOOD, "It was repaired in 1980.", "A flood hit in 1980."], ids=False)
-    data = _write(tmp_path / "data.jsonl", rows)
-    out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 0
+    data, out = _first_run(tmp_path, rows, mark=False)
     full = _jsonl(out)
     _write(out, [dict(r, reason=MARK) for r in full[2:]])  # the earlier run scored rows 3-4 only
     _write(data, [_rows(["The bridge is in Lund."], ids=False)[0], *rows])
