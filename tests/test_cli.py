@@ -211,7 +211,7 @@ def test_missing_and_unknown_inputs_are_usage_errors(
     (tmp_path / "data.txt").write_text("x")
     assert main(["score", str(tmp_path / "data.txt")]) == 2
     assert (
-        "use .jsonl, .json, .csv, .tsv (optionally .gz), .parquet or .xlsx"
+        "use .jsonl, .json, .csv, .tsv (optionally .gz), .parquet, .xlsx or .xlsm"
         in capsys.readouterr().err
     )
     (tmp_path / "empty.jsonl").write_text("\n")

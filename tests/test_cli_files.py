@@ -6,6 +6,9 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -207,7 +210,7 @@ def test_duplicate_ids_are_reported(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert _score(str(data), "--out", str(out)) == 0
     rows = _jsonl(out)
     assert [r["id"] for r in rows] == ["c0", "c1", "c2", "c1"]
-    assert rows[3]["warnings"] == ["duplicate id 'c1': an earlier row has the same id (line 4)"]
+    assert rows[3]["warnings"] == ["duplicate id 'c1' (line 4): an earlier row has the same id"]
     assert "1 rows repeat an earlier row's id ('c1')" in capsys.readouterr().err
 
 
@@ -320,3 +323,28 @@ def test_resume_with_a_limit_keeps_the_earlier_rows_beyond_it(tmp_path: Path) ->
     out.write_text("".join(json.dumps(r) + "\n" for r in full[1:]), encoding="utf-8")
     assert _score(str(data), "--out", str(out), "--resume", "--limit", "2") == 0
     assert _jsonl(out) == full
+
+
+def test_ctrl_c_in_a_terminal_stops_the_workers_quietly(tmp_path: Path) -> None:
+    # A terminal's Ctrl-C signals the whole process group: the lexical workers too.
+    source = "The bridge in town {} opened in 1911 and carries 900 cars a day. "
+    rows = [
+        {"id": i, "source": source.format(i) * 40, "summary": "It opened."} for i in range(4000)
+    ]
+    data = _write(tmp_path / "data.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "summscore", "score", str(data), "--out", str(out)]
+    run = subprocess.Popen(
+        [*command, "--no-progress", "--workers", "2"],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 10_000):
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "interrupted; the rows finished so far" in err

@@ -155,6 +155,9 @@ def test_each_sheet_has_its_own_default_results_file(
     second = _jsonl(tmp_path / "summscore-out" / "book.Round 2.results.jsonl")
     assert first[0]["score"] != second[0]["score"]
     assert book.exists()
+    # --sheet in another letter case names the same sheet, so the same results file.
+    assert main(["score", "book.xlsx", "--sheet", "ROUND 2", "--no-progress", "--resume"]) == 0
+    assert len(list((tmp_path / "summscore-out").iterdir())) == 2
 
 
 def test_a_wrong_size_record_loses_no_row_and_costs_no_time(tmp_path: Path) -> None:

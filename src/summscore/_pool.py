@@ -20,6 +20,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import multiprocessing
+import signal
 import threading
 import weakref
 import zlib
@@ -35,6 +36,9 @@ _worker_judge: Any = None
 
 def _start_worker(factory: Callable[[], Any]) -> None:
     global _worker_judge
+    # Ctrl-C in a terminal signals the whole process group: the parent stops the run and shuts
+    # the pool down; a worker that also raised KeyboardInterrupt would print its traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_judge = factory()
 
 

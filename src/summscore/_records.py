@@ -131,7 +131,7 @@ def _loads(text: str) -> tuple[Any, str | None]:
     try:
         return _DECODER.decode(text), None
     except json.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+        return None, f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
     except RecursionError:
         return None, "JSON nested too deeply to read"
     except ValueError as exc:  # a float or int the interpreter refuses
@@ -160,7 +160,7 @@ def file_format(path: Path) -> str:
     if fmt is None:
         raise InputError(
             f"{path}: unknown file type {path.suffix or '(none)'}; use .jsonl, .json, .csv, .tsv "
-            "(optionally .gz), .parquet or .xlsx"
+            "(optionally .gz), .parquet, .xlsx or .xlsm"
         )
     if gzipped and fmt in ("parquet", "xlsx"):
         raise InputError(f"{path}: a {last} file is compressed already; unpack the .gz first")
@@ -176,6 +176,7 @@ class RecordFile:
     encoding: str
     records: Iterator[Record]
     columns: list[str] | None = None  # None: from the first record (JSONL, JSON)
+    sheet: str | None = None  # the worksheet read, as the workbook spells it, when one was named
 
 
 def open_records(

@@ -18,6 +18,7 @@ from .stats import Summary
 
 __all__ = ["RunningSummary"]
 
+_DIGITS = re.compile(r"(?<![\w-])\d+(?![\w-])")  # numbers, not the 8 of utf-8
 _LOCATION = re.compile(r"^(?:line|item|row) \d+(?: \(id .*?\))?:? ")
 _BINS = 100_000
 _KEEP_FAILURES = 5
@@ -145,7 +146,9 @@ def _cause(message: str) -> str:
     if head.isidentifier() and rest:
         if head in ("ValueError", "TypeError"):
             # A row problem: "ValueError: line 3 (id 'x'): summary cannot be empty" -> the problem.
-            detail = _LOCATION.sub("", rest).split("(")[0]
-            return " ".join(detail.split()[:4])
+            # The detail in parentheses ("byte 0xe9 at character 31") and numbers vary by row.
+            detail = _DIGITS.sub("N", _LOCATION.sub("", rest).split(" (")[0]).rstrip(" .;,:")
+            words = " ".join(detail.split())
+            return words if len(words) <= 80 else words[:79].rsplit(" ", 1)[0] + " …"
         return head
     return " ".join(message.split()[:4])

@@ -145,7 +145,7 @@ class RunSink:
         self.duplicates += 1
         if len(self.duplicate_ids) < _MAX_DUPLICATES_LISTED:
             self.duplicate_ids.append(row.id)
-        return [f"duplicate id {row.id!r}: an earlier row has the same id ({row.where})"]
+        return [f"duplicate id {row.id!r} ({row.where}): an earlier row has the same id"]
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
         mark = self._mark(row) if row.error is None else None

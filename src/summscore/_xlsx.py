@@ -26,7 +26,7 @@ from typing import Any
 from ._records import CellError, InputError, Record, RecordFile
 from .errors import MissingExtraError
 
-__all__ = ["open_workbook"]
+__all__ = ["open_workbook", "sheet_title"]
 
 # What Excel writes for a formula that failed (openpyxl gives them as text).
 _ERRORS = frozenset(
@@ -136,6 +136,15 @@ def _merged_down(path: Path, sheet: Any) -> dict[int, list[tuple[int, int]]]:
     return starts
 
 
+def sheet_title(path: Path, sheet: str) -> str:
+    """The name of the worksheet ``sheet`` names (in any letter case), as the workbook spells it."""
+    book = _load(path)
+    try:
+        return str(_sheet(path, book, sheet).title)
+    finally:
+        book.close()
+
+
 def _cell(value: Any) -> Any:
     """A cell's value as the readers of the other formats give it."""
     if isinstance(value, str):
@@ -206,6 +215,7 @@ def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:
         "",
         _records(path, book, rows, names, header_row, merges),
         columns=[name for name in names if name],
+        sheet=chosen.title if sheet is not None else None,
     )
 
 

@@ -108,6 +108,7 @@ class RowReader:
     file_columns: list[str]
     _records: Iterator[Record] = field(repr=False)
     _chosen: Columns = field(default=Columns(), repr=False)
+    sheet: str | None = None  # the worksheet named with sheet=, as the workbook spells it
 
     @property
     def repeated(self) -> list[str]:
@@ -168,7 +169,14 @@ def open_rows(
         records = _chain(held, records)
     resolved = _resolve(opened.path, columns, file_columns)
     return RowReader(
-        opened.path, opened.format, opened.encoding, resolved, file_columns, records, columns
+        opened.path,
+        opened.format,
+        opened.encoding,
+        resolved,
+        file_columns,
+        records,
+        columns,
+        sheet=opened.sheet,
     )
 
 

@@ -61,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         "input",
         metavar="INPUT",
         help="a .jsonl, .json (a list of objects), .csv or .tsv file, optionally gzipped "
-        "(.jsonl.gz), a .parquet file (needs pyarrow) or an Excel .xlsx workbook (needs "
-        "openpyxl), e.g. examples/news.jsonl",
+        "(.jsonl.gz), a .parquet file (needs pyarrow) or an Excel .xlsx / .xlsm workbook "
+        "(needs openpyxl), e.g. examples/news.jsonl",
     )
     add_scorer_options(score)
     io = score.add_argument_group("input and output")
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--encoding",
         default="utf-8",
-        help="text encoding of INPUT (default utf-8; a UTF-16 or UTF-8 byte-order mark wins); "
+        help="text encoding of INPUT (default utf-8; a UTF-8, UTF-16 or UTF-32 byte-order mark wins); "
         "undecodable rows fail with their line named, e.g. --encoding cp1252",
     )
     io.add_argument(

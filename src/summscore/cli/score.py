@@ -50,6 +50,19 @@ def _default_out(path: Path, sheet: str | None = None) -> Path:
     return Path("summscore-out") / f"{name}.results.jsonl"
 
 
+def _sheet(args: argparse.Namespace) -> str | None:
+    """The sheet --sheet names, as the workbook spells it (None without --sheet or a workbook)."""
+    path = Path(args.input)
+    if args.sheet is None or FORMATS.get(path.suffix.lower()) != "xlsx":
+        return None
+    from .._xlsx import sheet_title
+
+    try:
+        return sheet_title(path, args.sheet)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
@@ -119,12 +132,13 @@ def run_score(args: argparse.Namespace) -> int:
         questions=args.questions_column,
     )
     to_stdout = args.out == "-"
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, args.sheet)
     _check_report_suffix(args)
     try:
         reader = open_rows(path, columns, encoding=args.encoding, sheet=args.sheet)
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
+    # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, reader.sheet)
     _check_out(args, path, out)
     rows = iter(reader)
     first = next(rows, None)
@@ -294,8 +308,8 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
             "--resume is not available with --engine ray (it scores every row again); "
             "resume with the local engine"
         )
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, args.sheet)
     _check_report_suffix(args)
+    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
     _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
