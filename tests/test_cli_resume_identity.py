@@ -77,7 +77,7 @@ def test_a_results_file_shared_by_two_inputs_never_gives_one_the_others_scores(
     err = capsys.readouterr().err
     assert _jsonl(out) == _jsonl(fresh)  # b's own scores, not a's
     assert "0 rows kept from the earlier run" in err
-    assert "2 rows scored again: their text or the scoring settings" in err
+    assert "2 earlier results replaced: their row's text or the scoring settings" in err
 
 
 def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
@@ -130,7 +130,7 @@ def test_a_run_stopped_by_limit_after_rows_were_added_above_loses_no_earlier_res
     assert _score(str(data), "--out", str(out), "--resume", "--limit", "3") == 0
     err = capsys.readouterr().err
     assert "3 earlier results not used by this run (--limit) are kept" in err
-    assert "scored again" not in err  # the new rows had no earlier result, whatever their ids
+    assert "replaced" not in err  # the new rows had no earlier result, whatever their ids
     assert len(_jsonl(out)) == 6
     assert _score(str(data), "--out", str(out), "--resume") == 0
     rows = _jsonl(out)
@@ -139,7 +139,7 @@ def test_a_run_stopped_by_limit_after_rows_were_added_above_loses_no_earlier_res
     assert "0 judge calls" in capsys.readouterr().err
 
 
-def test_a_row_deleted_above_costs_nothing_and_nothing_is_said_to_be_scored_again(
+def test_a_row_deleted_above_costs_nothing_and_only_its_result_is_dropped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = _rows([*GOOD, "It was repaired in 1980."], ids=False)
@@ -149,9 +149,24 @@ def test_a_row_deleted_above_costs_nothing_and_nothing_is_said_to_be_scored_agai
     capsys.readouterr()
     assert _score(str(data), "--out", str(out), "--resume") == 0
     err = capsys.readouterr().err
-    assert "0 judge calls" in err and "scored again" not in err
+    assert "0 judge calls" in err and "1 earlier result replaced" in err
     # The file holds the input's rows; the deleted row's id now names another row.
     assert [(r["id"], r["score"]) for r in _jsonl(out)] == [(1, scores[1]), (2, scores[2])]
+
+
+def test_in_a_file_whose_ids_are_row_numbers_no_earlier_result_outlives_its_row(
+    tmp_path: Path,
+) -> None:
+    rows = _rows([*GOOD, "It was repaired in 1980."], ids=False)
+    data, out = _first_run(tmp_path, rows)
+    # The first row deleted and the last edited: ids 1-2 now, and old id 3 is nobody's.
+    _write(data, [rows[1], dict(rows[2], summary="It was repaired in 1999.")])
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    result = _jsonl(out)
+    assert [(r["id"], r["reason"] == MARK) for r in result] == [(1, True), (2, False)]
+    fresh = tmp_path / "fresh.jsonl"
+    assert _score(str(data), "--out", str(fresh)) == 0
+    assert [r["score"] for r in result] == [r["score"] for r in _jsonl(fresh)]
 
 
 def test_a_reused_row_carries_this_runs_duplicate_id_warnings_not_the_earlier_ones(
@@ -186,7 +201,7 @@ def test_results_without_a_fingerprint_are_scored_again_and_the_summary_says_why
     _write(out, [dict(r, reason=MARK) for r in older])
     capsys.readouterr()
     assert _score(str(data), "--out", str(out), "--resume") == 0
-    assert "2 rows scored again: the earlier results carry no fingerprint" in (
+    assert "(2 of them carry no fingerprint: written by an older summscore" in (
         capsys.readouterr().err
     )
     assert _jsonl(out) == full

@@ -94,3 +94,39 @@ def test_the_memory_benchmark_runs_and_prints_the_ratio() -> None:
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines[2:4]] == ["30", "60"]
     assert lines[-1].startswith("peak RSS ratio 60 / 30 rows: ")
+
+
+@pytest.mark.parametrize(
+    ("errors", "cause"),
+    [
+        (
+            [
+                "ValueError: line 3 (id 'x'): summary is required: a string, got None",
+                "ValueError: line 4 (id 'Smith (2020) review'): summary is required: a string, "
+                "got None",
+                'ValueError: line 5 (id "it\'s (1)"): summary is required: a string, got None',
+            ],
+            "summary is required: a string, got None",
+        ),
+        (
+            [
+                "ValueError: line 12 (id 'a7'): column 'source' has bytes that are not valid "
+                "utf-8 (byte 0xe9 at character 31); pass --encoding",
+                "ValueError: line 40 (id 'b9'): column 'source' has bytes that are not valid "
+                "utf-8 (byte 0x92 at character 7); pass --encoding",
+            ],
+            "column 'source' has bytes that are not valid utf-8; pass --encoding",
+        ),
+        (
+            ["ValueError: row 5 (id 'f1'): column 'Summary (model A)' holds the Excel error #N/A"],
+            "column 'Summary (model A)' holds the Excel error #N/A",
+        ),
+    ],
+)
+def test_failures_of_one_kind_share_one_whole_cause_whatever_their_rows(
+    errors: list[str], cause: str
+) -> None:
+    running = RunningSummary()
+    for error in errors:
+        running.add_values(None, error, {})
+    assert running.causes == {cause: len(errors)}

@@ -229,6 +229,11 @@ def test_a_cell_merged_over_rows_gives_its_value_to_each_of_them(tmp_path: Path)
         ),
         encoding="utf-8",
     )
+    # Another program's spelling of the same merge: quotes, spaces, absolute references.
+    _patch(
+        path, "xl/worksheets/sheet1.xml", lambda x: x.replace('ref="B2:B4"', "ref = '$B$2:$B$4'")
+    )
+    assert [r.source for r in read_rows(path)][:2] == [source] * 2
     merged_out, plain_out = tmp_path / "m.jsonl", tmp_path / "p.jsonl"
     assert main(["score", str(path), "--out", str(merged_out), "--no-progress"]) == 1
     assert main(["score", str(plain), "--out", str(plain_out), "--no-progress"]) == 0

@@ -20,6 +20,7 @@ import asyncio
 import concurrent.futures
 import itertools
 import multiprocessing
+import multiprocessing.context
 import signal
 import threading
 import weakref
@@ -34,10 +35,37 @@ __all__ = ["ProcessPoolJudge"]
 _worker_judge: Any = None
 
 
+class _QuietProcess(multiprocessing.context.SpawnProcess):
+    """A worker that ignores Ctrl-C from birth. A terminal's Ctrl-C signals the whole process
+    group: the parent stops the run and shuts the pool down, and a worker that raised
+    KeyboardInterrupt too would print a traceback (while still importing, if it was young). An
+    ignored signal stays ignored across exec, and Python then installs no handler of its own,
+    so SIGINT is ignored in the parent while a worker starts, and held back (blocked), not lost,
+    should it arrive in that instant."""
+
+    def start(self) -> None:
+        quiet = threading.current_thread() is threading.main_thread() and hasattr(
+            signal, "pthread_sigmask"
+        )
+        if not quiet:
+            super().start()
+            return
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            super().start()
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+class _QuietContext(multiprocessing.context.SpawnContext):
+    Process = _QuietProcess
+
+
 def _start_worker(factory: Callable[[], Any]) -> None:
     global _worker_judge
-    # Ctrl-C in a terminal signals the whole process group: the parent stops the run and shuts
-    # the pool down; a worker that also raised KeyboardInterrupt would print its traceback.
+    # (A worker started from another thread than the main one gets here before it ignores it.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_judge = factory()
 
@@ -98,7 +126,7 @@ class ProcessPoolJudge:
     def _start(self) -> list[concurrent.futures.ProcessPoolExecutor]:
         with self._lock:
             if not self._pools:
-                context = multiprocessing.get_context("spawn")
+                context = _QuietContext()
                 self._pools = [
                     concurrent.futures.ProcessPoolExecutor(
                         max_workers=1,
@@ -136,6 +164,17 @@ class ProcessPoolJudge:
             pools, self._pools = self._pools, []
         for pool in pools:
             pool.shutdown(wait=True, cancel_futures=True)
+
+    def terminate(self) -> None:
+        """Stop the worker processes now, mid-task (after Ctrl-C: the run is over, and a long
+        text being judged would otherwise hold the exit until it is done)."""
+        with self._lock:
+            pools, self._pools = self._pools, []
+        for pool in pools:
+            processes = getattr(pool, "_processes", None) or {}  # (a private attribute)
+            for process in list(processes.values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def __repr__(self) -> str:
         return f"ProcessPoolJudge({self.name!r}, workers={self.workers})"

@@ -33,8 +33,8 @@ class ResumeState:
     more: dict[str, deque[tuple[str, int]]] = field(default_factory=dict)
     taken: set[tuple[str, int]] = field(default_factory=set)  # claimed, not yet written
     reused: int = 0
-    changed: int = 0  # rows scored again: their text or the settings changed
-    unmarked: int = 0  # rows scored again: the earlier result has no fingerprint
+    replaced: int = 0  # usable earlier results dropped: their row changed, or is gone
+    unmarked: int = 0  # of those, the ones with no fingerprint (an older summscore's)
     kept_apart: int = 0
 
     @classmethod
@@ -80,14 +80,6 @@ class ResumeState:
         """The row that reused ``claimed`` was written: the earlier record leaves."""
         self.old.pop(claimed, None)
         self.taken.discard(claimed)
-
-    def rescored(self, own: tuple[str, int]) -> str | None:
-        """Why the row at ``own``, scored in this run, had an earlier result it did not reuse:
-        "changed", "unmarked", or None (it had none, or a moved row reused it)."""
-        record = self.old.get(own)
-        if record is None or own in self.taken or not usable(record):
-            return None
-        return "changed" if record.get("fingerprint") not in (None, "") else "unmarked"
 
 
 def usable(record: dict[str, Any]) -> bool:

@@ -19,7 +19,11 @@ from .stats import Summary
 __all__ = ["RunningSummary"]
 
 _DIGITS = re.compile(r"(?<![\w-])\d+(?![\w-])")  # numbers, not the 8 of utf-8
-_LOCATION = re.compile(r"^(?:line|item|row) \d+(?: \(id .*?\))?:? ")
+# "line 3 (id 'x'): ": the id as repr() writes it, which may hold parentheses of its own.
+_LOCATION = re.compile(
+    r"^(?:line|item|row) \d+(?: \(id (?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^)]*)\))?:? "
+)
+_DETAIL = re.compile(r" \([^()]*\d[^()]*\)")  # "(byte 0xe9 at character 31)": varies by row
 _BINS = 100_000
 _KEEP_FAILURES = 5
 _MAX_CAUSES = 20
@@ -146,8 +150,8 @@ def _cause(message: str) -> str:
     if head.isidentifier() and rest:
         if head in ("ValueError", "TypeError"):
             # A row problem: "ValueError: line 3 (id 'x'): summary cannot be empty" -> the problem.
-            # The detail in parentheses ("byte 0xe9 at character 31") and numbers vary by row.
-            detail = _DIGITS.sub("N", _LOCATION.sub("", rest).split(" (")[0]).rstrip(" .;,:")
+            detail = _LOCATION.sub("", rest, count=1)
+            detail = _DIGITS.sub("N", _DETAIL.sub("", detail)).rstrip(" .;,:")
             words = " ".join(detail.split())
             return words if len(words) <= 80 else words[:79].rsplit(" ", 1)[0] + " …"
         return head

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ._fingerprint import fingerprint
 from ._inputs import Case
-from ._resume import ResumeState, key_of
+from ._resume import ResumeState, key_of, usable
 from ._running import RunningSummary
 from .datasets import ResultWriter, Row, output_row
 from .report import ReportCase
@@ -92,6 +92,7 @@ class RunSink:
         keep_for_report: bool,
         resume: ResumeState | None = None,
         settings: bytes | None = None,
+        positional_ids: bool = False,
     ) -> None:
         self.writer = writer
         self.settings = settings  # the run's settings digest: each row's fingerprint is keyed by it
@@ -105,10 +106,10 @@ class RunSink:
         self._seen = _HashSet()
         self._occurrences: dict[str, int] = {}
         self.cut_short = False  # --limit left rows of the input unread
+        self.positional_ids = positional_ids  # ids are row numbers: they name places, not rows
         # id(row) -> (the row's own earlier record, the earlier record it reuses)
         self._replaces: dict[int, tuple[tuple[str, int], tuple[str, int] | None]] = {}
         self._marks: dict[int, str | None] = {}
-        self._rescored: list[tuple[str, int]] = []  # rows scored anew: their own earlier record
 
     def previous(self, row: Row) -> dict[str, Any] | None:
         """The earlier run's record for ``row`` if it was scored there from the same text with
@@ -151,11 +152,9 @@ class RunSink:
         mark = self._mark(row) if row.error is None else None
         self._marks.pop(id(row), None)
         if self.resume is not None and (keys := self._replaces.pop(id(row), None)) is not None:
-            own, claimed = keys
+            claimed = keys[1]
             if claimed is not None:
                 self.resume.release(claimed)
-            elif mark is not None:
-                self._rescored.append(own)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
             # A reused record: the duplicate-id warnings are this run's, not the earlier one's.
@@ -184,22 +183,25 @@ class RunSink:
 
     def finish(self, interrupted: bool) -> None:
         """``--resume``: the earlier records not reused. After a complete run, those whose id
-        the input no longer has are kept, after the others, and the rest (their row changed,
-        or, in a file whose ids are row numbers, their row is gone) are dropped. After a run
-        stopped early (Ctrl-C, ``--limit``) all are kept: a row not reached may still claim one."""
+        the input no longer has are kept, after the others, and the rest (their row changed, or
+        the file's ids are row numbers and the row is gone) are dropped. After a run stopped
+        early (Ctrl-C, ``--limit``) all are kept: a row not reached may still claim one."""
         resume = self.resume
         if resume is None:
             return
         stopped = interrupted or self.cut_short
-        for own in () if stopped else self._rescored:  # (a row not reached may reuse it yet)
-            reason = resume.rescored(own)
-            resume.changed += reason == "changed"
-            resume.unmarked += reason == "unmarked"
         for key, record in resume.old.items():
-            if stopped or key[0] not in self._occurrences:
+            if stopped or (not self.positional_ids and key[0] not in self._occurrences):
                 self.writer.write(record)
                 resume.kept_apart += not interrupted
+            elif usable(record):
+                resume.replaced += 1
+                resume.unmarked += record.get("fingerprint") in (None, "")
         resume.old.clear()
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" + ("" if n == 1 else "s")
 
 
 def _is_duplicate_note(warning: Any) -> bool:
@@ -325,16 +327,17 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
     print(f"  {spend}", file=stream)
     if sink.resume is not None:
         print(f"  {sink.resume.reused} rows kept from the earlier run (--resume)", file=stream)
-        if sink.resume.changed:
+        if sink.resume.replaced:
             print(
-                f"  {sink.resume.changed} rows scored again: their text or the scoring settings "
-                "(judge, preset, options, version) changed since the earlier run",
+                f"  {_count(sink.resume.replaced, 'earlier result')} replaced: their row's text "
+                "or the scoring settings (judge, preset, options, version) changed, or the row "
+                "is gone",
                 file=stream,
             )
         if sink.resume.unmarked:
             print(
-                f"  {sink.resume.unmarked} rows scored again: the earlier results carry no "
-                "fingerprint (written by an older summscore), so they could not be checked",
+                f"  ({sink.resume.unmarked} of them carry no fingerprint: written by an older "
+                "summscore, they could not be checked)",
                 file=stream,
             )
         if sink.resume.kept_apart and sink.cut_short:

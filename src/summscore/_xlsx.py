@@ -105,7 +105,10 @@ def _sheet(path: Path, book: Any, sheet: str | None) -> Any:
     return found
 
 
-_MERGE = re.compile(rb"<(?:\w+:)?mergeCell\b[^>]*?\bref=\"([A-Za-z]+[0-9]+):([A-Za-z]+[0-9]+)\"")
+_MERGE = re.compile(
+    rb"<(?:\w+:)?mergeCell\b[^>]*?\bref\s*=\s*[\"']"
+    rb"\$?([A-Za-z]+)\$?([0-9]+):\$?([A-Za-z]+)\$?([0-9]+)[\"']"
+)
 _CHUNK = 1 << 20
 
 
@@ -126,8 +129,9 @@ def _merged_down(path: Path, sheet: Any) -> dict[int, list[tuple[int, int]]]:
                 end = 0
                 for match in _MERGE.finditer(text):
                     end = match.end()
-                    first_row, first_col = coordinate_to_tuple(match[1].decode().upper())
-                    last_row, _ = coordinate_to_tuple(match[2].decode().upper())
+                    first = (match[1] + match[2]).decode().upper()
+                    first_row, first_col = coordinate_to_tuple(first)
+                    last_row = int(match[4])
                     if last_row > first_row:
                         starts.setdefault(first_row, []).append((first_col - 1, last_row))
                 tail = text[max(end, len(text) - 512) :]
@@ -252,7 +256,7 @@ def _records(
             for column, (last, value) in list(down.items()):
                 if sheet_row > last:
                     del down[column]
-                elif cells[column] is None:
+                else:  # what Excel shows, even over text a program left hidden in the block
                     cells[column] = value
             number += 1
             fields: dict[str, Any] = {}

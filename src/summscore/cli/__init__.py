@@ -56,3 +56,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = textwrap.shorten(str(exc), width=600, placeholder=" ...")
         print(f"summscore: error: {message}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C before the rows are scored (reading, counting, setup)
+        print("summscore: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -171,7 +171,13 @@ def run_score(args: argparse.Namespace) -> int:
     top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
     spool = ReportSpool(_report_dir(args.report)) if args.report else None
     sink = _ReportingSink(
-        writer, model=args.model, top=top, resume=resume, spool=spool, settings=run_settings(scorer)
+        writer,
+        model=args.model,
+        top=top,
+        resume=resume,
+        spool=spool,
+        settings=run_settings(scorer),
+        positional_ids=used.id is None,
     )
     total = None
     if not args.no_progress:
@@ -219,9 +225,16 @@ class _ReportingSink(RunSink):
         resume: ResumeState | None,
         spool: ReportSpool | None,
         settings: bytes | None = None,
+        positional_ids: bool = False,
     ) -> None:
         super().__init__(
-            writer, model=model, top=top, keep_for_report=False, resume=resume, settings=settings
+            writer,
+            model=model,
+            top=top,
+            keep_for_report=False,
+            resume=resume,
+            settings=settings,
+            positional_ids=positional_ids,
         )
         self.spool = spool
 
@@ -271,6 +284,9 @@ def _run(
         asyncio.run(score_rows(scorer, rows, sink, bar))
     except KeyboardInterrupt:
         interrupted = True
+        stop = getattr(scorer.llm, "terminate", None)  # the offline judge's worker processes
+        if callable(stop):
+            stop()
     finally:
         bar.close()
         sink.finish(interrupted)
