@@ -107,8 +107,7 @@ class RunSink:
         self._occurrences: dict[str, int] = {}
         self.cut_short = False  # --limit left rows of the input unread
         self.positional_ids = positional_ids  # ids are row numbers: they name places, not rows
-        # id(row) -> (the row's own earlier record, the earlier record it reuses)
-        self._replaces: dict[int, tuple[tuple[str, int], tuple[str, int] | None]] = {}
+        self._claims: dict[int, tuple[str, int]] = {}  # id(row) -> the earlier record it reuses
         self._marks: dict[int, str | None] = {}
 
     def previous(self, row: Row) -> dict[str, Any] | None:
@@ -121,11 +120,11 @@ class RunSink:
         self._occurrences[key] = occurrence + 1
         own = (key, occurrence)
         claimed = self.resume.claim(own, self._mark(row))
-        # The earlier record leaves ``old`` only when this row is written: if the run is
-        # stopped before, finish() keeps it.
-        self._replaces[id(row)] = (own, claimed)
         if claimed is None:
             return None
+        # The earlier record leaves ``old`` only when this row is written: if the run is
+        # stopped before, finish() keeps it.
+        self._claims[id(row)] = claimed
         self.resume.reused += 1
         record = self.resume.old[claimed]
         return record if claimed == own else {**record, "id": _finite_id(row.id)}
@@ -151,10 +150,8 @@ class RunSink:
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
         mark = self._mark(row) if row.error is None else None
         self._marks.pop(id(row), None)
-        if self.resume is not None and (keys := self._replaces.pop(id(row), None)) is not None:
-            claimed = keys[1]
-            if claimed is not None:
-                self.resume.release(claimed)
+        if self.resume is not None and (claimed := self._claims.pop(id(row), None)) is not None:
+            self.resume.release(claimed)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
             # A reused record: the duplicate-id warnings are this run's, not the earlier one's.
