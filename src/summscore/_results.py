@@ -19,7 +19,7 @@ from typing import IO, Any
 from ._records import FORMATS, InputError, open_records
 from .result import SummaryResult
 
-__all__ = ["FIELDS", "ResultWriter", "is_results_file", "output_row", "read_results"]
+__all__ = ["FIELDS", "ResultWriter", "finite", "is_results_file", "output_row", "read_results"]
 
 _COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
 _LISTS = ("missed_questions", "unsupported_claims", "warnings")
@@ -60,9 +60,9 @@ def output_row(
     (``fingerprint``: what the row was scored from, see summscore._fingerprint)."""
     usage = result.usage
     return {
-        "id": _finite(row_id),
-        "score": _finite(result.score),
-        **{name: _finite(getattr(result, name)) for name in _COMPONENTS},
+        "id": finite(row_id),
+        "score": finite(result.score),
+        **{name: finite(getattr(result, name)) for name in _COMPONENTS},
         "success": result.success,
         "reason": result.reason,
         "error": result.error,
@@ -92,7 +92,7 @@ def claim_support(result: SummaryResult) -> list[dict[str, Any]] | None:
     return graded or None
 
 
-def _finite(value: Any) -> Any:
+def finite(value: Any) -> Any:
     """NaN and infinities are None: results files are strict JSON."""
     return None if isinstance(value, float) and not math.isfinite(value) else value
 

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from ._fingerprint import fingerprint
 from ._inputs import Case
+from ._results import finite
 from ._resume import ResumeState, key_of, usable
 from ._running import RunningSummary
 from .datasets import ResultWriter, Row, output_row
@@ -66,10 +67,6 @@ class _HashSet:
         for value in old:
             if value:
                 self._insert(self._slots, value)
-
-
-def _finite_id(row_id: Any) -> Any:
-    return None if isinstance(row_id, float) and not math.isfinite(row_id) else row_id
 
 
 def _number(value: Any) -> float | None:
@@ -127,7 +124,7 @@ class RunSink:
         self._claims[id(row)] = claimed
         self.resume.reused += 1
         record = self.resume.old[claimed]
-        return record if claimed == own else {**record, "id": _finite_id(row.id)}
+        return record if claimed == own else {**record, "id": finite(row.id)}
 
     def _mark(self, row: Row) -> str | None:
         """The row's fingerprint (computed once: previous() and emit() both need it)."""

@@ -2,10 +2,11 @@
 
 Shared by the CLI, the service and Ray. Columns are worked out once, up front, from the header
 (CSV, TSV, Parquet, an Excel sheet's header row) or the first object (JSONL, JSON): a missing
-source or summary column is one :class:`InputError` listing the file's columns. Rows are then read lazily, one at a time; a row
-that cannot be used (broken JSON, a missing or empty field, undecodable bytes, a malformed JSON
-list in a CSV cell) becomes a :class:`Row` with ``error`` naming where it is, its id and the
-field, so it is reported in the output instead of dropped, and the rows after it are read.
+source or summary column is one :class:`InputError` listing the file's columns. Rows are then
+read lazily, one at a time; a row that cannot be used (broken JSON, a missing or empty field,
+undecodable bytes, a malformed JSON list in a CSV cell) becomes a :class:`Row` with ``error``
+naming where it is, its id and the field, so it is reported in the output instead of dropped,
+and the rows after it are read.
 """
 
 from __future__ import annotations

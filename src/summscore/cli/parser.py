@@ -111,8 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--encoding",
         default="utf-8",
-        help="text encoding of INPUT (default utf-8; a UTF-8, UTF-16 or UTF-32 byte-order mark wins); "
-        "undecodable rows fail with their line named, e.g. --encoding cp1252",
+        help="text encoding of INPUT (default utf-8; a UTF-8, UTF-16 or UTF-32 byte-order mark "
+        "wins); undecodable rows fail with their line named, e.g. --encoding cp1252",
     )
     io.add_argument(
         "--sheet",
