@@ -422,3 +422,61 @@ def test_adjectives_plurals_and_titles_read_as_written() -> None:
     assert [a.key for a in names("The AI-driven unit and the US-led talks.")] == ["ai", "us"]
     assert [a.key for a in names("Ms Smith shops at Wal-mart.")] == ["ms smith", "wal-mart"]
     assert canon("workers") == canon("worker") == canon("staff")
+
+
+# ----------------------------------------------- a name's initial and number (2026-11-26)
+
+F1_SOURCE = (
+    "The F1 circus arrives in Monaco with the world champion at war with the media. "
+    "Hamilton won here in 2019."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Formula 1 arrives in Monaco with the world champion at war with the media.", F1_SOURCE),
+        ("formula 1 arrives in monaco with the world champion at war with the media.", F1_SOURCE),
+        (
+            "The F1 circus arrives in Monaco with the world champion at war with the media.",
+            "The Formula 1 circus arrives in Monaco with the world champion at war with the media.",
+        ),
+        (
+            "The F1 circus arrives in Monaco with the world champion at war with the media.",
+            "The Formula One circus arrives in Monaco with the world champion at war with the "
+            "media.",
+        ),
+        (
+            "The show was on Channel 4 on Sunday evening after the news.",
+            "The show was on C4 on Sunday evening after the news.",
+        ),
+    ],
+)
+def test_a_name_written_as_its_initial_and_number_is_the_name(claim: str, source: str) -> None:
+    """A name written as its initial and number: "F1" is "Formula 1" (or "Formula One"), "C4"
+    "Channel 4"; the claim's number, or its name, is the source's, not one it never gives."""
+    assert verdict_of(claim, source)["verdict"] == "yes"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The initial stands for another word: no name of the source.
+        ("The A1 road was closed for about 1 hour.", "The road was closed for about 1 hour."),
+        # Another number after the same initial is still another number.
+        (
+            "Formula 2 arrives in Monaco with the world champion at war with the media.",
+            F1_SOURCE,
+        ),
+    ],
+)
+def test_an_initial_and_number_stand_only_for_that_name(claim: str, source: str) -> None:
+    assert verdict_of(claim, source)["verdict"] != "yes"
+
+
+def test_a_number_of_an_initial_and_number_has_no_rival() -> None:
+    """The "1" of "Formula 1" is the source's "F1": the source's other numbers in the passage are
+    no rivals of it."""
+    source = "The F1 season has 24 races, and Hamilton leads after 16 of them."
+    claim = "The Formula 1 season has 24 races, and Hamilton leads after 16 of them."
+    assert verdict_of(claim, source)["verdict"] == "yes"

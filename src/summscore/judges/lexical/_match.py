@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from ._anchors import _at_sentence_start
 from ._doc import MEMO_LIMIT, Doc
-from ._lexicon import DEMONYMS, STOPWORDS
+from ._lexicon import DEMONYMS, STOPWORDS, WORD_NUMBERS
 from ._text import Span, make_span
 from ._words import content_tokens, normalize, stem
 
@@ -255,9 +255,45 @@ def _surname_in(key: str, names: frozenset[str], text: str) -> bool:
     )
 
 
+# A name written as its initial and its number: "F1" for "Formula 1" and "Formula One", "C4" for
+# "Channel 4". The spelled-out word is no stopword ("about 1 hour" is no "A1").
+_INITIAL_NUMBER = re.compile(r"([a-z])(\d{1,2})")
+_SPELLED_NUMBERS = {str(value): word for word, value in WORD_NUMBERS.items() if value <= 20}
+
+
+def _spelled_word(word: str) -> bool:
+    return len(word) >= 3 and word.isalpha() and word not in STOPWORDS
+
+
+def initial_and_number(key: str, statement: Span, lowered: str) -> bool:
+    """Does the text (``lowered``: lower-cased) write as one word what the statement writes as a
+    word and a number, or the other way round? ``key`` is a number of the statement ("1" of
+    "Formula 1": the text says "F1"), a name the statement writes before a number ("formula"),
+    or an initial and number ("f1": the text says "Formula 1" or "Formula One")."""
+    joined = _INITIAL_NUMBER.fullmatch(key)
+    if joined is not None:
+        initial, number = joined.groups()
+        said = "|".join(filter(None, (number, _SPELLED_NUMBERS.get(number))))
+        return any(
+            _spelled_word(m.group(1))
+            for m in re.finditer(rf"\b({initial}[a-z]+)[ -](?:{said})\b", lowered)
+        )
+    if key.isdigit() and len(key) <= 2:
+        pattern = rf"\b([a-z]+)[ -]{key}\b"
+    elif key.replace(" ", "").isalpha():
+        pattern = rf"\b({re.escape(key.rsplit(' ', 1)[-1])})[ -](\d{{1,2}})\b"
+    else:
+        return False
+    for m in re.finditer(pattern, statement.text.lower()):
+        word, number = m.group(1), key if key.isdigit() else m.group(2)
+        if _spelled_word(word) and re.search(rf"\b{word[0]}{number}\b", lowered):
+            return True
+    return False
+
+
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
     if key in statement.numbers:
-        return key in doc.numbers
+        return key in doc.numbers or initial_and_number(key, statement, doc.lowered)
     # The answer depends on the statement's text only: memoised per text (a claim, its
     # fragments and the verdict's checks ask about the same names).
     memo = doc.names_found
@@ -268,6 +304,7 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
             or spelled_out(key, doc.text)
             or abbreviated(key, statement, doc.entities)
             or _surname_in(key, doc.entities, doc.text)
+            or initial_and_number(key, statement, doc.lowered)
         )
         if len(memo) < MEMO_LIMIT:
             memo[(key, statement.text)] = found
@@ -276,12 +313,14 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
 
 def anchor_in_span(key: str, statement: Span, span: Span) -> bool:
     if key in statement.numbers:
-        return key in span.numbers
+        return key in span.numbers or initial_and_number(key, statement, span.text.lower())
+    lowered = span.text.lower()
     return (
-        _name_in(key, span.entities, span.text.lower())
+        _name_in(key, span.entities, lowered)
         or spelled_out(key, span.text)
         or abbreviated(key, statement, span.entities)
         or _surname_in(key, span.entities, span.text)
+        or initial_and_number(key, statement, lowered)
     )
 
 
