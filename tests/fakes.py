@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from summscore.errors import TransientJudgeError
@@ -104,3 +105,15 @@ class CountingJudge(ScriptedJudge):
             return await super().complete(request)
         finally:
             self.active -= 1
+
+
+class SleepyJudge:
+    """A judge whose every answer takes ``inputs["seconds"]`` (default 30): a long text being
+    judged, for stopping a pool of workers mid-task."""
+
+    name = "sleepy"
+    reads_prompts = False
+
+    def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        time.sleep(float(inputs.get("seconds", 30)))
+        return {}

@@ -237,3 +237,26 @@ def test_the_fingerprint_is_of_the_text_as_scored_and_of_the_settings() -> None:
     assert joined != fingerprint(ragas, "One.\nTwo.", "One.", ["Is it one?"])
     assert fingerprint(ragas, "", "One.", None) is None  # a row that cannot be scored
     assert fingerprint(ragas, "A \ud800 lone surrogate.", "A.", None) is not None
+
+
+def test_a_stopped_run_drops_the_earlier_results_its_own_rows_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a file with an id column, a row scored again under its id (its summary was edited)
+    replaces its earlier result even when the run stops early (--limit, Ctrl-C): the file never
+    holds two results for one row, and the run that replaced it is the one that says so."""
+    summaries = [*GOOD, "It was repaired in 1980.", "A flood hit in 1980."]
+    data, out = _first_run(tmp_path, _rows(summaries))
+    edited = [s.replace(".", ", it says.") for s in summaries[:2]] + summaries[2:]
+    _write(data, _rows(edited))
+    capsys.readouterr()
+    assert _score(str(data), "--out", str(out), "--resume", "--limit", "3") == 0
+    err = capsys.readouterr().err
+    assert "2 earlier results replaced" in err
+    rows = _jsonl(out)
+    assert sorted(r["id"] for r in rows) == [0, 1, 2, 3]  # one result per row
+    assert [r["reason"] == MARK for r in rows] == [False, False, True, True]
+    assert _score(str(data), "--out", str(out), "--resume") == 0
+    err = capsys.readouterr().err
+    assert "0 judge calls" in err and "replaced" not in err
+    assert [r["id"] for r in _jsonl(out)] == [0, 1, 2, 3]

@@ -121,6 +121,32 @@ def test_the_memory_benchmark_runs_and_prints_the_ratio() -> None:
             ["ValueError: row 5 (id 'f1'): column 'Summary (model A)' holds the Excel error #N/A"],
             "column 'Summary (model A)' holds the Excel error #N/A",
         ),
+        # A column name with a number in it is the user's, quoted or not.
+        (
+            [
+                "ValueError: line 2: no summary (column 'summary (v2)' is missing from this row)",
+                "ValueError: line 9: no summary (column 'summary (v2)' is missing from this row)",
+            ],
+            "no summary (column 'summary (v2)' is missing from this row)",
+        ),
+        (
+            ["ValueError: line 2: no summary (column '2024' is missing from this row)"],
+            "no summary (column '2024' is missing from this row)",
+        ),
+        (
+            ["ValueError: line 4: summary (v2) cannot be empty or whitespace only"],
+            "summary (v2) cannot be empty or whitespace only",
+        ),
+        # A judge's message without an exception name is a whole phrase too.
+        (
+            [
+                "the judge generated no questions from the source (12 keyphrases), so the QA "
+                "score is undefined",
+                "the judge generated no questions from the source (3 keyphrases), so the QA "
+                "score is undefined",
+            ],
+            "the judge generated no questions from the source, so the QA score is undefined",
+        ),
     ],
 )
 def test_failures_of_one_kind_share_one_whole_cause_whatever_their_rows(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,8 @@ from summscore import SummarizationScorer
 from summscore._pool import ProcessPoolJudge, choose_worker, preferred_worker
 from summscore.cli import main
 from summscore.judges import JudgeRequest, LexicalJudge
+
+from .fakes import SleepyJudge
 
 NEWS = Path(__file__).resolve().parent.parent / "examples" / "news.jsonl"
 
@@ -121,3 +125,42 @@ def test_many_summaries_of_one_source_still_use_every_worker() -> None:
     finally:
         judge.close()
     assert all(n > 0 for n in answered)
+
+
+async def _stopped_mid_task(judge: ProcessPoolJudge) -> None:
+    """Requests in every worker, more queued behind them; then Ctrl-C's way out of asyncio.run:
+    every task cancelled (the queued requests' futures with them, the running ones cannot be)."""
+    requests = [
+        JudgeRequest("x", "", BaseModel, {"text": f"text {i}", "seconds": 30}) for i in range(8)
+    ]
+    tasks = [asyncio.ensure_future(judge.complete(r)) for r in requests]
+    deadline = time.monotonic() + 60
+    while sum(judge._waiting) < len(requests) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(2)  # the workers are up and judging
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def test_stopping_workers_mid_task_leaves_the_exit_nothing_to_trip_on() -> None:
+    """After Ctrl-C the CLI kills the workers (a long text would hold the exit). The pools'
+    manager threads must be done by the time terminate() returns: one still tearing down its
+    wake-up pipe while the interpreter's exit hook writes to it printed "OSError: [Errno 9] Bad
+    file descriptor" at exit, and one meeting a request asyncio had cancelled printed an
+    InvalidStateError traceback (CPython's terminate_broken)."""
+    judge = ProcessPoolJudge(SleepyJudge, 2)
+    caught: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: caught.append(args.exc_value)
+    try:
+        asyncio.run(_stopped_mid_task(judge))
+        managers = [pool._executor_manager_thread for pool in judge._pools]
+        started = time.monotonic()
+        judge.terminate()
+        took = time.monotonic() - started
+        alive = [t for t in managers if t is not None and t.is_alive()]
+    finally:
+        threading.excepthook = previous
+    assert not alive and caught == []
+    assert took < 10  # the workers were killed, not waited for (each had 30 s of work)

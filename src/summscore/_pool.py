@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.context
 import signal
 import threading
+import time
 import weakref
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from .judges.base import JudgeReply, JudgeRequest
@@ -72,6 +74,43 @@ def _start_worker(factory: Callable[[], Any]) -> None:
 
 def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
     return _worker_judge.run(task, inputs)
+
+
+# How long terminate() waits for the executors' manager threads to see their workers gone.
+_MANAGER_WAIT = 10.0
+
+
+@contextlib.contextmanager
+def _quiet_managers(threads: list[threading.Thread]) -> Iterator[Callable[[float], None]]:
+    """While workers are killed: a function that waits until each executor's manager thread has
+    seen its worker gone and finished, and quiet for the one error those threads are expected to
+    raise.
+
+    A manager thread still tearing down its wake-up pipe when the interpreter's exit hook writes
+    to that pipe made the exit print "OSError: [Errno 9] Bad file descriptor" (about 1 Ctrl-C in
+    30), hence the wait. And a manager thread that finds a request asyncio has already cancelled
+    (Ctrl-C cancels every task) fails it with ``InvalidStateError`` in CPython's
+    ``terminate_broken`` and ends there, as soon as the worker dies: that exception is expected,
+    and is not printed."""
+    previous = threading.excepthook
+
+    def quiet(args: threading.ExceptHookArgs) -> None:
+        if args.thread in threads and isinstance(
+            args.exc_value, concurrent.futures.InvalidStateError
+        ):
+            return
+        previous(args)
+
+    def wait(timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    threading.excepthook = quiet
+    try:
+        yield wait
+    finally:
+        threading.excepthook = previous
 
 
 # How many more requests than the least busy worker the preferred one may have waiting before the
@@ -170,11 +209,14 @@ class ProcessPoolJudge:
         text being judged would otherwise hold the exit until it is done)."""
         with self._lock:
             pools, self._pools = self._pools, []
-        for pool in pools:
-            processes = getattr(pool, "_processes", None) or {}  # (a private attribute)
-            for process in list(processes.values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+        # (private attributes of ProcessPoolExecutor: its manager thread and its processes)
+        managers = [getattr(pool, "_executor_manager_thread", None) for pool in pools]
+        with _quiet_managers([t for t in managers if t is not None]) as wait:
+            for pool in pools:
+                for process in list((getattr(pool, "_processes", None) or {}).values()):
+                    process.terminate()
+                pool.shutdown(wait=False)
+            wait(_MANAGER_WAIT)
 
     def __repr__(self) -> str:
         return f"ProcessPoolJudge({self.name!r}, workers={self.workers})"

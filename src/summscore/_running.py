@@ -23,7 +23,12 @@ _DIGITS = re.compile(r"(?<![\w-])\d+(?![\w-])")  # numbers, not the 8 of utf-8
 _LOCATION = re.compile(
     r"^(?:line|item|row) \d+(?: \(id (?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^)]*)\))?:? "
 )
-_DETAIL = re.compile(r" \([^()]*\d[^()]*\)")  # "(byte 0xe9 at character 31)": varies by row
+# "(byte 0xe9 at character 31)": a detail that varies by row (a number standing alone in it; not
+# the 2 of a column named "summary (v2)")
+_DETAIL = re.compile(r" \([^()]*(?<![\w-])\d+(?![\w-])[^()]*\)")
+# A quoted name ("column 'summary (v2)'") is the user's, kept as written.
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_HELD = re.compile("[\ue000-\uf8ff]")  # a quoted name, held out of the blanking
 _BINS = 100_000
 _KEEP_FAILURES = 5
 _MAX_CAUSES = 20
@@ -145,14 +150,27 @@ class RunningSummary:
 
 
 def _cause(message: str) -> str:
-    """The kind of a failure: the exception name a failed result starts with, or its first words."""
+    """The kind of a failure: the exception name a failed result starts with, or the problem
+    itself (a row's problem, a judge's message) as a whole phrase with what varies by row blanked:
+    its location, numbers and detail in brackets; quoted names are kept as written."""
     head, _, rest = message.partition(": ")
     if head.isidentifier() and rest:
-        if head in ("ValueError", "TypeError"):
-            # A row problem: "ValueError: line 3 (id 'x'): summary cannot be empty" -> the problem.
-            detail = _LOCATION.sub("", rest, count=1)
-            detail = _DIGITS.sub("N", _DETAIL.sub("", detail)).rstrip(" .;,:")
-            words = " ".join(detail.split())
-            return words if len(words) <= 80 else words[:79].rsplit(" ", 1)[0] + " …"
-        return head
-    return " ".join(message.split()[:4])
+        if head not in ("ValueError", "TypeError"):
+            return head
+        # A row problem: "ValueError: line 3 (id 'x'): summary cannot be empty" -> the problem.
+        message = _LOCATION.sub("", rest, count=1)
+    quoted: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:
+        if len(quoted) >= 6400:  # (one private-use character per quoted name)
+            return m.group(0)
+        quoted.append(m.group(0))
+        return chr(0xE000 + len(quoted) - 1)
+
+    # (A message holding private-use characters of its own is blanked as it stands.)
+    detail = message if _HELD.search(message) else _QUOTED.sub(hold, message)
+    detail = _DIGITS.sub("N", _DETAIL.sub("", detail)).rstrip(" .;,:")
+    words = " ".join(detail.split())
+    if len(words) > 80:
+        words = words[:79].rsplit(" ", 1)[0] + " …"
+    return _HELD.sub(lambda m: quoted[ord(m.group(0)) - 0xE000], words) if quoted else words

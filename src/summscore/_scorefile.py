@@ -105,6 +105,8 @@ class RunSink:
         self.cut_short = False  # --limit left rows of the input unread
         self.positional_ids = positional_ids  # ids are row numbers: they name places, not rows
         self._claims: dict[int, tuple[str, int]] = {}  # id(row) -> the earlier record it reuses
+        self._places: dict[int, tuple[str, int]] = {}  # id(row) -> its (id, occurrence)
+        self._written: set[tuple[str, int]] = set()  # the (id, occurrence) this run wrote
         self._marks: dict[int, str | None] = {}
 
     def previous(self, row: Row) -> dict[str, Any] | None:
@@ -116,6 +118,7 @@ class RunSink:
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
         own = (key, occurrence)
+        self._places[id(row)] = own
         claimed = self.resume.claim(own, self._mark(row))
         if claimed is None:
             return None
@@ -149,6 +152,8 @@ class RunSink:
         self._marks.pop(id(row), None)
         if self.resume is not None and (claimed := self._claims.pop(id(row), None)) is not None:
             self.resume.release(claimed)
+        if (place := self._places.pop(id(row), None)) is not None:
+            self._written.add(place)
         warnings = self._duplicate_warning(row)
         if isinstance(outcome, dict):
             # A reused record: the duplicate-id warnings are this run's, not the earlier one's.
@@ -179,13 +184,19 @@ class RunSink:
         """``--resume``: the earlier records not reused. After a complete run, those whose id
         the input no longer has are kept, after the others, and the rest (their row changed, or
         the file's ids are row numbers and the row is gone) are dropped. After a run stopped
-        early (Ctrl-C, ``--limit``) all are kept: a row not reached may still claim one."""
+        early (Ctrl-C, ``--limit``) the rest are kept too, as a row not reached may still claim
+        one, except, in a file with an id column, the records of rows this run wrote again: a
+        row's new result replaces its earlier one (the file never holds both)."""
         resume = self.resume
         if resume is None:
             return
         stopped = interrupted or self.cut_short
         for key, record in resume.old.items():
-            if stopped or (not self.positional_ids and key[0] not in self._occurrences):
+            if stopped:
+                keep = self.positional_ids or key not in self._written or key in resume.taken
+            else:
+                keep = not self.positional_ids and key[0] not in self._occurrences
+            if keep:
                 self.writer.write(record)
                 resume.kept_apart += not interrupted
             elif usable(record):
