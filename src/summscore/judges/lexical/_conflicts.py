@@ -26,6 +26,7 @@ from ._match import (
     anchor_in_doc,
     clip,
     fragments,
+    initial_and_number,
     pieces,
     ranked,
     recall,
@@ -63,7 +64,11 @@ def _contradiction(
     rival standing in the missing anchor's slot is. ``local`` statements (one fragment) are
     also checked for misattributed names, flipped negation and antonyms, which need a
     statement about one thing."""
-    missing_numbers = sorted(n for n in statement.numbers if not anchor_in_doc(n, statement, doc))
+    missing_numbers = sorted(
+        n
+        for n in statement.numbers
+        if n not in doc.numbers and not initial_and_number(n, statement, doc.lowered)
+    )
     missing_names = sorted(e for e in statement.entities if not anchor_in_doc(e, statement, doc))
     for window in windows:
         coverage = recall(statement, window)
