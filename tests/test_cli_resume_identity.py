@@ -10,7 +10,11 @@ from typing import Any
 import pytest
 
 from summscore._fingerprint import fingerprint, run_settings
+from summscore._resume import ResumeState
+from summscore._scorefile import RunSink
 from summscore.cli import main
+from summscore.datasets import Row
+from summscore.judges import LexicalJudge
 from summscore.scorer import SummarizationScorer
 
 MARK = "kept from the earlier run"
@@ -260,3 +264,42 @@ def test_a_stopped_run_drops_the_earlier_results_its_own_rows_replaced(
     err = capsys.readouterr().err
     assert "0 judge calls" in err and "replaced" not in err
     assert [r["id"] for r in _jsonl(out)] == [0, 1, 2, 3]
+
+
+class _Records:
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+
+
+def test_ctrl_c_keeps_a_replaced_rows_earlier_result_that_a_row_in_flight_claimed(
+    tmp_path: Path,
+) -> None:
+    """Row "a" was edited and scored again, but its earlier result is the text of row "b" now
+    (the summaries were swapped), and "b" claimed it and was still being judged at Ctrl-C:
+    that record is kept for the next --resume, not dropped as replaced."""
+    scorer = SummarizationScorer(LexicalJudge())
+    settings = run_settings(scorer)
+    source = "The bridge in Lund opened in 1911 and carries 900 cars a day."
+    one, two = "The bridge opened in 1911.", "It carries 900 cars a day."
+    earlier = {"id": "a", "score": 0.9, "fingerprint": fingerprint(settings, source, one, None)}
+    resume = ResumeState.load(_write(tmp_path / "out.jsonl", [earlier]))
+    records = _Records()
+    sink = RunSink(
+        records,  # type: ignore[arg-type]
+        model=None,
+        top=1.0,
+        keep_for_report=False,
+        resume=resume,
+        settings=settings,
+    )
+    row_a = Row(id="a", source=source, summary=two)
+    row_b = Row(id="b", source=source, summary=one)
+    assert sink.previous(row_a) is None  # edited: scored again
+    assert sink.previous(row_b) is not None  # "a"'s earlier text: claimed, not yet written
+    sink.emit(row_a, scorer.score(source, two))
+    sink.finish(interrupted=True)
+    assert [r["id"] for r in records.records] == ["a", "a"]  # the new one, and the claimed one
+    assert records.records[1]["score"] == 0.9 and resume.replaced == 0
