@@ -51,14 +51,14 @@ KEY = "sk-benchmark-not-a-real-key"
 # The parts, in the order they claim a stack: a sample belongs to the first part any of its frames
 # matches (so JSON parsing inside the prompt renderer counts as prompt rendering).
 PARTS: list[tuple[str, str]] = [
-    ("cost lookup", r"summscore/_pricing|genai_prices"),
+    ("cost lookup", r"summscore/judges/pricing|genai_prices"),
     (
         "prompt rendering",
         r"summscore/prompts/|ragas/prompt/|deepeval/metrics/summarization/template",
     ),
-    ("reply JSON parse/repair", r"summscore/_jsonparse|summscore/_checks"),
-    ("key masking", r"summscore/_redact|summscore/judges/_secrets"),
-    ("reply cache", r"summscore/_replycache"),
+    ("reply JSON parse/repair", r"summscore/calls/reply_json|summscore/calls/checks"),
+    ("key masking", r"summscore/masking/|summscore/judges/_secrets"),
+    ("reply cache", r"summscore/calls/reply_cache"),
     ("SDK request building", r"openai/_base_client.py:_build_request|openai/_utils/_transform"),
     ("SDK response model", r"openai/_response|openai/_models|openai/_legacy_response"),
     ("HTTP pool + transport", r"httpcore/|httpx/|aiohttp/|httpx_aiohttp/|h11/"),

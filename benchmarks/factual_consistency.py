@@ -547,9 +547,9 @@ def _read_labels(args: argparse.Namespace) -> tuple[list[Pair], list[str]]:
     """The pairs of the ``--labels`` files, and the rows left out (see fc_labels)."""
     from fc_labels import read_labelled
 
-    from summscore._inputs import check_source
-    from summscore.datasets import Columns, InputError
+    from summscore.cases import check_source
     from summscore.errors import MissingExtraError
+    from summscore.files.datasets import Columns, InputError
 
     columns = Columns(source=args.source_column, summary=args.summary_column, id=args.id_column)
     pairs: list[Pair] = []

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from summscore._records import CellError, file_format, open_records
-from summscore.datasets import Columns, open_rows
+from summscore.files.datasets import Columns, open_rows
+from summscore.files.records import CellError, file_format, open_records
 
 __all__ = ["LabelledRow", "read_labelled"]
 
@@ -146,9 +146,9 @@ def read_labelled(
 ) -> tuple[list[LabelledRow], list[str]]:
     """The usable rows of ``path`` and a message per row left out (see the module docstring).
     ``label_column`` None: "label" where the file has it. Raises
-    :class:`summscore.datasets.InputError` for a problem with the whole file (no such file, no
+    :class:`summscore.files.raw.InputError` for a problem with the whole file (no such file, no
     source column, a named column no row has, neither a label nor a graded column)."""
-    from summscore.datasets import InputError
+    from summscore.files.datasets import InputError
 
     path = Path(path)
     if sheet is not None and file_format(path) != "xlsx":

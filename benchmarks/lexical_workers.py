@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from summscore import SummarizationScorer
-from summscore._pool import ProcessPoolJudge
+from summscore.calls.pool import ProcessPoolJudge
 from summscore.judges import LexicalJudge
 
 

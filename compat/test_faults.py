@@ -13,7 +13,7 @@ import pytest
 from compat.corpus import CASES
 from compat.judge_server import JudgeServer
 from summscore import SummarizationScorer, SummaryResult
-from summscore._runner import run_sync
+from summscore.calls.sync import run_sync
 
 KEY = "sk-compat-not-a-real-key"
 CASES_UNDER_TEST = [(list(c.contexts), c.summary) for c in CASES[:12]]

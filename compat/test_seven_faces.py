@@ -25,7 +25,7 @@ from summscore import deepeval as de  # noqa: E402
 from summscore import inspect as inspect_face  # noqa: E402
 from summscore import mlflow as mlflow_face  # noqa: E402
 from summscore import opik as opik_face  # noqa: E402
-from summscore._runner import run_sync  # noqa: E402
+from summscore.calls.sync import run_sync  # noqa: E402
 
 CASES = [c for c in PARITY if c.kind in ("faithful", "omits", "wrong-number", "wrong-name")][:6]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from summscore.report import ReportCase
-from summscore.result import ClaimVerdict, SummaryResult, Usage
+from summscore.results import ClaimVerdict, SummaryResult, Usage
 
 N_CASES = 2_100
 CLAIM = "founded in 1999"

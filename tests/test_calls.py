@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from summscore import JudgeError, JudgeOutputError, SummarizationScorer, TransientJudgeError
-from summscore._calls import CallLog, CallPolicy, JudgeCaller
+from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
 from summscore.judges.base import JudgeReply, JudgeRequest
 from summscore.prompts.base import Rendered
 from summscore.prompts.replies import AnswersReply

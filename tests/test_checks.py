@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from summscore._checks import check_keyphrases, check_questions
+from summscore.calls.checks import check_keyphrases, check_questions
 
 SOURCE = (
     "The city council of Leeds approved a budget of 3 million pounds for new parks on Tuesday. "

@@ -126,7 +126,7 @@ def test_a_column_named_twice_is_read_from_its_first_and_the_run_says_so(
     err = capsys.readouterr().err
     assert "two.csv: 2 columns are named 'summary'; the first is read" in err
     assert "'note'" not in err  # a column not read is no concern
-    from summscore.datasets import read_rows
+    from summscore.files.datasets import read_rows
 
     assert next(read_rows(data)).summary == "The bridge opened in 1911."
 

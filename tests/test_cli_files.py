@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from summscore._many import _CASES_PER_REQUEST
+from summscore.calls.many import _CASES_PER_REQUEST
 from summscore.cli import main
 from summscore.scorer import SummarizationScorer
 
@@ -251,7 +251,7 @@ def test_default_out_name_drops_the_format_and_compression_suffixes(
 def test_resume_works_for_every_results_format(tmp_path: Path, suffix: str) -> None:
     if suffix == ".parquet":
         pytest.importorskip("pyarrow")
-    from summscore.datasets import read_results
+    from summscore.files.datasets import read_results
 
     data = _write(tmp_path / "data.jsonl", _cases(5))
     out = tmp_path / f"out{suffix}"

@@ -15,7 +15,7 @@ from summscore.cli.report import (
     result_from_record,
     write_streamed_report,
 )
-from summscore.datasets import Columns, output_row
+from summscore.files.datasets import Columns, output_row
 from summscore.report import PAGE_SIZE, render_report
 
 from .report_data import cases

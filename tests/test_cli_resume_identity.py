@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from summscore._fingerprint import fingerprint, run_settings
-from summscore._resume import ResumeState
-from summscore._scorefile import RunSink
 from summscore.cli import main
-from summscore.datasets import Row
+from summscore.files.datasets import Row
+from summscore.files.fingerprint import fingerprint, run_settings
+from summscore.files.job import RunSink
+from summscore.files.resume import ResumeState
 from summscore.judges import LexicalJudge
 from summscore.scorer import SummarizationScorer
 

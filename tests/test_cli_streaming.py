@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from summscore import SummarizationScorer
-from summscore._running import RunningSummary
-from summscore._scorefile import RunSink, score_rows
-from summscore.datasets import Row
+from summscore.files.datasets import Row
+from summscore.files.job import RunSink, score_rows
+from summscore.files.run_stats import RunningSummary
 from summscore.judges import LexicalJudge
-from summscore.stats import describe
+from summscore.results.stats import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 

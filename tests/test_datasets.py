@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from summscore.datasets import Columns, InputError, Row, open_rows, read_rows
+from summscore.files.datasets import Columns, InputError, Row, open_rows, read_rows
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> Path:

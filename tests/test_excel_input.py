@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from summscore._records import count_records
 from summscore.cli import main
-from summscore.datasets import Columns, InputError, open_rows, read_rows
 from summscore.errors import MissingExtraError
+from summscore.files.datasets import Columns, InputError, open_rows, read_rows
+from summscore.files.records import count_records
 
 openpyxl = pytest.importorskip("openpyxl")
 

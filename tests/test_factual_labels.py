@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from factual_consistency import main  # noqa: E402
 from fc_labels import LabelError, parse_label, read_labelled  # noqa: E402
 
-from summscore.datasets import Columns  # noqa: E402
+from summscore.files.datasets import Columns  # noqa: E402
 
 SOURCE = "The council approved the new budget of 3 million on Monday, the mayor said."
 FAITHFUL = "The council approved the new budget on Monday."

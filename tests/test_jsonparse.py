@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summscore._jsonparse import coerce_reply, extract_json
+from summscore.calls.reply_json import coerce_reply, extract_json
 from summscore.errors import JudgeOutputError
 from summscore.prompts.replies import AnswersReply, VerdictsReply
 

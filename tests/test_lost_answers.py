@@ -20,7 +20,7 @@ _WATCHDOG = 60.0
 async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_latency(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import summscore._sender as sender
+    import summscore.calls.sender as sender
 
     monkeypatch.setattr(sender, "_STALL_FLOOR", 0.2)
     sent = 0

@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from summscore import SummarizationScorer
-from summscore._pool import ProcessPoolJudge, choose_worker, preferred_worker
+from summscore.calls.pool import ProcessPoolJudge, choose_worker, preferred_worker
 from summscore.cli import main
 from summscore.judges import JudgeRequest, LexicalJudge
 

@@ -12,16 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
-from summscore._pricing import (
+from summscore.cli import main
+from summscore.judges import LexicalJudge, OpenAIJudge
+from summscore.judges.pricing import (
     check_fits,
     check_judge_fits,
     estimate_tokens,
-    format_cost,
     model_facts,
     price,
 )
-from summscore.cli import main
-from summscore.judges import LexicalJudge, OpenAIJudge
+from summscore.results.usage import format_cost
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
 
@@ -48,7 +48,7 @@ def test_repeated_prices_equal_the_full_calculation(model: str) -> None:
     costs more above 200k input tokens) is worked out in full every time."""
     from genai_prices import Usage as PriceUsage
 
-    from summscore._pricing import _find
+    from summscore.judges.pricing import _find
 
     provider, info = _find(model, None)
     for tokens_in, tokens_out in [(1_234, 56), (1_234, 56), (250_000, 10), (7, 700_000)]:
@@ -195,7 +195,7 @@ def test_a_results_cost_does_not_depend_on_the_order_its_calls_finish(
 ) -> None:
     """Calls finish in the order the judge answers; the summed cost must not (a Ray run and a
     local run of the same rows once differed in the last digit: 0.0003438 vs 0.00034379999...)."""
-    from summscore.result import Usage
+    from summscore.results import Usage
 
     costs = [price("gpt-4o-mini", i, o) for i, o in calls]
     shuffled = list(costs)

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
 from summscore.cli import main
-from summscore.datasets import InputError, open_rows
+from summscore.files.datasets import InputError, open_rows
 from summscore.judges import LexicalJudge
 from summscore.report import ReportCase, render_report, write_report
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from summscore._redact import redact, register_secret
-from summscore._redact_replies import redact_value
+from summscore.masking.replies import redact_value
+from summscore.masking.secrets import redact, register_secret
 
 
 def test_an_environment_key_set_or_changed_after_masking_began_is_masked_at_once(

@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summscore._redact import WINDOW
-from summscore._redact_replies import _redact_reply, redact_value
+from summscore.masking.replies import _redact_reply, redact_value
+from summscore.masking.secrets import WINDOW
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", 'ab"cd\\ef"gh\\ij"kl\\mn'})
 _KEY = re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}")

@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
-from summscore._redact import WINDOW, redact
-from summscore._redact_replies import case_keys, keys_in, redact_value, request_keys
 from summscore.errors import JudgeError
 from summscore.judges import FunctionJudge, LexicalJudge
+from summscore.masking.replies import case_keys, keys_in, redact_value, request_keys
+from summscore.masking.secrets import WINDOW, redact
 
 SK = "sk-proj-Ab3dEf5hIj7kLm9nOp1qRs3tUv5wXy7z"
 BODY = SK[len("sk-proj-") :]

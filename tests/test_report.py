@@ -11,8 +11,8 @@ import pytest
 
 from summscore.cli import main
 from summscore.report import PAGE_SIZE, ReportCase, ReportWriter, render_report, write_report
-from summscore.result import ClaimVerdict
-from summscore.stats import summarize
+from summscore.results import ClaimVerdict
+from summscore.results.stats import summarize
 
 from .report_data import case, cases
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from summscore import Case, SummarizationScorer, SummaryResult, SummaryResults
-from summscore._many import progress_bar
+from summscore.calls.many import progress_bar
 from summscore.judges import LexicalJudge
-from summscore.stats import failure_causes
+from summscore.results.stats import failure_causes
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from summscore._runner import run_sync
+from summscore.calls.sync import run_sync
 
 # Longest the echo may take before the test calls the connection stalled (it answers in
 # microseconds; without the guard it never answers).

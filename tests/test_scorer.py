@@ -9,7 +9,7 @@ import math
 import pytest
 
 from summscore import Case, JudgeError, SummarizationScorer, SummaryResult
-from summscore._many import _CASES_PER_REQUEST
+from summscore.calls.many import _CASES_PER_REQUEST
 from summscore.judges import LexicalJudge
 
 from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, Seq, answers_for, ragas_script

@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from summscore import SummarizationScorer
-from summscore._callpolicy import reply_usage
-from summscore._calls import CallLog, CallPolicy, JudgeCaller
-from summscore._jsonparse import _field_names, _fit_shape
-from summscore._redact import WINDOW, register_secret
-from summscore._redact_replies import _redact_reply, redact_value
+from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
+from summscore.calls.policy import reply_usage
+from summscore.calls.reply_json import _field_names, _fit_shape
 from summscore.judges import LexicalJudge
 from summscore.judges.base import JudgeReply, JudgeRequest
+from summscore.masking.replies import _redact_reply, redact_value
+from summscore.masking.secrets import WINDOW, register_secret
 from summscore.prompts.base import Rendered
 from summscore.prompts.replies import (
     AnswersReply,
@@ -34,7 +34,7 @@ from summscore.prompts.replies import (
     _coerce_items,
     _strings,
 )
-from summscore.result import Usage
+from summscore.results import Usage
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", "short-s3cr", "nul\x00in-the-secret-42"})
 # Pieces that build keys, secrets and parts of them, and that put the NUL the reply's strings are
@@ -89,7 +89,7 @@ def _same(a: Any, b: Any) -> bool:
 @settings(max_examples=400, deadline=None)
 @given(_REPLY, st.sampled_from([frozenset(), _SECRETS]))
 def test_a_reply_is_masked_as_the_general_walk_masks_it(reply: Any, known: frozenset[str]) -> None:
-    with mock.patch("summscore._redact._known_secrets", return_value=known):
+    with mock.patch("summscore.masking.secrets._known_secrets", return_value=known):
         fast = redact_value(reply)
     general = _redact_reply(reply, known)
     assert _same(fast, general)
@@ -104,7 +104,7 @@ def test_keys_and_secrets_are_masked_wherever_they_sit_in_a_reply() -> None:
         "sk-ABCdef1234567890": ("nested", ["short-s3cr"]),
         "verdicts": [{"verdict": "yes", "reason": "x-sk-ABCdef1234567890", "support": 0.5}],
     }
-    with mock.patch("summscore._redact._known_secrets", return_value=known):
+    with mock.patch("summscore.masking.secrets._known_secrets", return_value=known):
         fast = redact_value(reply)
         model = redact_value(_Verdict(verdict="yes", reason="sk-ABCdef1234567890"))
         clean_model = _Verdict(verdict="yes", reason="because")
@@ -188,7 +188,7 @@ def test_the_offline_judges_replies_are_masked_in_results() -> None:
 
 def _old_add(mine: Usage, other: Usage) -> None:
     """Usage.add as it was: one pydantic assignment per field."""
-    from summscore.result import _plus, _plus_cost
+    from summscore.results.usage import _plus, _plus_cost
 
     mine.judge_calls += other.judge_calls
     mine.retries += other.retries

@@ -42,6 +42,16 @@ def test_options_not_given_keep_the_scorers_and_another_preset_starts_from_its_d
     assert result.preset == "ragas" and result.ok
 
 
+def test_with_options_keeps_the_preset_and_changes_only_the_options_given() -> None:
+    base = SummarizationScorer(LexicalJudge(), preset="deepeval", threshold=0.5, n=4)
+    stricter = base.with_options(threshold=0.8)
+    assert stricter.preset == "deepeval" and stricter.threshold == 0.8
+    assert stricter.options["n"] == 4 and base.threshold == 0.5
+    assert stricter.judge is base.judge
+    with pytest.raises(TypeError, match="timeout"):
+        base.with_options(timeout=3)
+
+
 async def test_the_variant_shares_the_request_limit_the_caches_and_the_spend() -> None:
     judge = CountingJudge(ragas_script())
     base = SummarizationScorer(judge, prompts="own", max_concurrency=2)

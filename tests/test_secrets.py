@@ -9,16 +9,16 @@ import secrets
 import pytest
 from pydantic import BaseModel, SecretStr
 
-from summscore._redact import (
+from summscore.judges._errors import classify_exception
+from summscore.judges._secrets import is_secret_name, register_secrets_in
+from summscore.masking.replies import redact_value
+from summscore.masking.secrets import (
     WINDOW,
     redact,
     register_secret,
     registered_secrets,
     shorten,
 )
-from summscore._redact_replies import redact_value
-from summscore.judges._errors import classify_exception
-from summscore.judges._secrets import is_secret_name, register_secrets_in
 
 
 def fresh_key(prefix: str = "") -> str:

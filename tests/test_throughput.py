@@ -12,9 +12,9 @@ from compat.corpus import case
 from compat.judge_server import JudgeServer
 
 from summscore import JudgeError, SummarizationScorer
-from summscore._limiter import RequestLimiter
-from summscore._runner import run_sync
-from summscore._sender import AUTH_FAILURES_TO_STOP
+from summscore.calls.limiter import RequestLimiter
+from summscore.calls.sender import AUTH_FAILURES_TO_STOP
+from summscore.calls.sync import run_sync
 from summscore.judges.base import JudgeReply, JudgeRequest
 
 from .fakes import (
@@ -245,7 +245,7 @@ def test_repeated_authentication_failures_stop_the_calls() -> None:
 async def test_a_lost_answer_is_asked_again_long_before_the_timeout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import summscore._sender as sender
+    import summscore.calls.sender as sender
 
     monkeypatch.setattr(sender, "_STALL_FLOOR", 0.2)
     answered = 0

@@ -6,8 +6,8 @@ The core is :class:`SummarizationScorer`; the framework faces live in ``summscor
 
 from __future__ import annotations
 
-from ._inputs import Case
 from ._version import __version__
+from .cases import Case
 from .errors import (
     JudgeError,
     JudgeOutputError,
@@ -15,8 +15,14 @@ from .errors import (
     SummscoreError,
     TransientJudgeError,
 )
-from .result import AssessmentAnswer, ClaimVerdict, QuestionAnswer, SummaryResult, Usage
-from .results import SummaryResults
+from .results import (
+    AssessmentAnswer,
+    ClaimVerdict,
+    QuestionAnswer,
+    SummaryResult,
+    SummaryResults,
+    Usage,
+)
 from .scorer import SummarizationScorer
 
 __all__ = [

@@ -19,7 +19,7 @@ import math
 import threading
 from typing import Any
 
-from ._evidence import face_scorer, pick_text, result_metadata
+from .adapters.platforms import face_scorer, pick_text, result_metadata
 from .errors import MissingExtraError
 from .scorer import SummarizationScorer
 

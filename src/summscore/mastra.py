@@ -24,10 +24,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._adapters import check_scorer
-from ._inputs import FieldNames
-from ._runner import run_sync
-from .result import SummaryResult
+from .adapters.options import check_scorer
+from .calls.sync import run_sync
+from .cases import FieldNames
+from .results import SummaryResult
 from .scorer import SummarizationScorer
 
 __all__ = [

@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import PrivateAttr
 
-from ._evidence import SOURCE_KEYS, SUMMARY_KEYS, face_scorer, pick_text, result_metadata
-from ._runner import run_sync
+from .adapters.platforms import SOURCE_KEYS, SUMMARY_KEYS, face_scorer, pick_text, result_metadata
+from .calls.sync import run_sync
 from .errors import MissingExtraError
 from .scorer import SummarizationScorer
 

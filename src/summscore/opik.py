@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._evidence import face_scorer, pick_text, result_metadata
-from ._runner import run_sync
+from .adapters.platforms import face_scorer, pick_text, result_metadata
+from .calls.sync import run_sync
 from .errors import MissingExtraError
-from .result import SummaryResult
+from .results import SummaryResult
 from .scorer import SummarizationScorer
 
 try:

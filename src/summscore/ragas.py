@@ -30,14 +30,14 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._adapters import check_scorer
-from ._inputs import FieldNames
-from ._runner import run_sync
+from .adapters.options import check_scorer
+from .calls.sync import run_sync
+from .cases import FieldNames
 from .errors import MissingExtraError, SummscoreError
 from .judges.base import Judge
 from .presets.ragas import RagasOptions
 from .prompts.ragas_upstream import UpstreamRagasPrompts, default_prompts
-from .result import SummaryResult
+from .results import SummaryResult
 from .scorer import SummarizationScorer
 
 try:

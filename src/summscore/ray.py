@@ -28,9 +28,9 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._results import claim_support_type
-from .datasets import FIELDS, Columns, output_row, rows_from_records
 from .errors import MissingExtraError
+from .files.datasets import FIELDS, Columns, output_row, rows_from_records
+from .files.writer import claim_support_type
 
 if TYPE_CHECKING:
     import pyarrow
@@ -183,10 +183,10 @@ def run_score_file(args: Any, make_scorer: Callable[[Any], SummarizationScorer])
     import sys
     from pathlib import Path
 
-    from ._fingerprint import fingerprint, run_settings
-    from ._inputs import check_questions, check_source, check_summary
-    from .datasets import ResultWriter, read_rows
-    from .stats import describe
+    from .cases import check_questions, check_source, check_summary
+    from .files.datasets import ResultWriter, read_rows
+    from .files.fingerprint import fingerprint, run_settings
+    from .results.stats import describe
 
     try:
         import ray

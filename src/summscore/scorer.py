@@ -8,23 +8,23 @@ import math
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import aclosing
-from typing import Any, Protocol, cast
+from typing import Any
 
-from ._affinity import case_affinity
-from ._cache import SourceCache
-from ._calls import CallLog, JudgeCaller
-from ._inputs import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_source, check_summary
-from ._many import case_id, progress_bar, stream_cases
-from ._pricing import check_judge_fits
-from ._redact import redact
-from ._redact_replies import case_keys, redact_result
-from ._runner import run_sync
-from ._scorer_setup import SHARED_OPTIONS, build_parts, check_limit
+from .calls.affinity import case_affinity
+from .calls.caller import CallLog, JudgeCaller
+from .calls.many import case_id, progress_bar, stream_cases
+from .calls.setup import SHARED_OPTIONS, build_parts, check_limit
+from .calls.source_cache import SourceCache
+from .calls.sync import run_sync
+from .cases import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_source, check_summary
 from .judges import Judge
+from .judges.pricing import check_judge_fits
+from .masking.replies import case_keys, redact_result
+from .masking.secrets import redact
 from .presets import Context, Preset, SourceWork, make_preset
+from .presets.base import summary_first
 from .prompts import check_prompt_choice, load_prompt_set
-from .result import SummaryResult, Usage
-from .results import SummaryResults
+from .results import SummaryResult, SummaryResults, Usage
 
 __all__ = ["SummarizationScorer"]
 
@@ -67,7 +67,7 @@ class SummarizationScorer:
     def __init__(
         self, llm: Any, model: str | None = None, preset: str = "ragas", **options: Any
     ) -> None:
-        parts = build_parts(llm, model, preset, options)
+        parts = build_parts(llm, model, preset, options, make_preset)
         self.llm = llm
         self.judge: Judge = parts.judge
         self._preset: Preset = parts.preset
@@ -160,6 +160,11 @@ class SummarizationScorer:
             variant._prompts_lock = threading.Lock()
         return variant
 
+    def with_options(self, **options: Any) -> SummarizationScorer:
+        """This scorer's rule with other preset options (``threshold``, ``length_penalty``, ...),
+        sharing its judge, request limit, caches and spend: :meth:`with_preset` for this preset."""
+        return self.with_preset(None, **options)
+
     def __repr__(self) -> str:
         return f"SummarizationScorer(judge={self.judge.name!r}, preset={self.preset!r}, options={self.options!r})"
 
@@ -221,8 +226,8 @@ class SummarizationScorer:
         check_judge_fits(self.judge, text, field=fields.source)
         checked_summary = check_summary(summary, fields)
         questions = check_questions(assessment_questions, fields)
-        # One source's requests may be kept together (see _affinity); a key any text of the case
-        # holds is masked in every reply about it (see _redact_replies).
+        # One source's requests may be kept together (see calls.affinity); a key any text of the case
+        # holds is masked in every reply about it (see masking.replies).
         with case_affinity(text), case_keys(text, checked_summary, *(questions or ())):
             return redact_result(await self._ascore_checked(text, checked_summary, questions))
 
@@ -245,7 +250,7 @@ class SummarizationScorer:
         key = (text, self._preset.source_key(questions))
         ctx = Context(self._caller, log, prompts)
         early = None
-        first = _as_summary_first(self._preset)
+        first = summary_first(self._preset)
         if first is not None:
             # Summary-side calls that need nothing from the source go out alongside it.
             early = asyncio.ensure_future(first.prepare_summary(ctx, checked_summary))
@@ -370,28 +375,3 @@ class SummarizationScorer:
             threshold=self.threshold,
             error=redact(f"{type(exc).__name__}: {message}"),
         )
-
-
-class _SummaryFirst(Protocol):
-    """A preset with summary-side work that does not depend on the source (deepeval's claims)."""
-
-    async def prepare_summary(self, ctx: Context, summary: str) -> Any: ...
-
-    async def judge_prepared(
-        self, ctx: Context, work: Any, early: Any, text: str, summary: str
-    ) -> dict[str, Any]: ...
-
-
-def _as_summary_first(preset: Any) -> _SummaryFirst | None:
-    """The preset as a :class:`_SummaryFirst`, or None. Decided once per preset class: a runtime
-    protocol check walks the protocol's members on every call, and this one runs for every case."""
-    kind = type(preset)
-    known = _summary_first_classes.get(kind)
-    if known is None:
-        known = all(callable(getattr(kind, name, None)) for name in _SUMMARY_FIRST_METHODS)
-        _summary_first_classes[kind] = known
-    return cast(_SummaryFirst, preset) if known else None
-
-
-_SUMMARY_FIRST_METHODS = ("prepare_summary", "judge_prepared")
-_summary_first_classes: dict[type, bool] = {}

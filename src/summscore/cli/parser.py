@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .. import __version__
-from ..datasets import SOURCE_COLUMNS, SUMMARY_COLUMNS
+from ..files.datasets import SOURCE_COLUMNS, SUMMARY_COLUMNS
 from .scorer_options import add_scorer_options
 from .usage import CommandParser
 

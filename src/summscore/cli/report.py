@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..datasets import Columns, read_results, read_rows
-from ..report import ReportCase, ReportWriter
-from ..result import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
-from ..stats import BatchSummary, describe, failure_cause
+from ..files.datasets import Columns, read_results, read_rows
+from ..report.page import ReportCase, ReportWriter
+from ..results import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
+from ..results.stats import BatchSummary, describe, failure_cause
 
 __all__ = ["ReportSpool", "cases_from_results", "source_text", "write_streamed_report"]
 

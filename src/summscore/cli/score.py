@@ -16,14 +16,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .._fingerprint import run_settings
-from .._records import FORMATS, count_records
-from .._resume import ResumeState
-from .._scorefile import RunSink, print_summary, score_rows
-from ..datasets import Columns, ResultWriter, Row, is_results_file, open_rows
 from ..errors import MissingExtraError
-from ..report import ReportCase
-from ..result import SummaryResult
+from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_rows
+from ..files.fingerprint import run_settings
+from ..files.job import RunSink, print_summary, score_rows
+from ..files.records import FORMATS, count_records
+from ..files.resume import ResumeState
+from ..report.page import ReportCase
+from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .report import (
     ReportSpool,
@@ -55,7 +55,7 @@ def _sheet(args: argparse.Namespace) -> str | None:
     path = Path(args.input)
     if args.sheet is None or FORMATS.get(path.suffix.lower()) != "xlsx":
         return None
-    from .._xlsx import sheet_title
+    from ..files.xlsx import sheet_title
 
     try:
         return sheet_title(path, args.sheet)

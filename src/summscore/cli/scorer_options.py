@@ -170,7 +170,7 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
     llm, max_concurrency = make_judge(args), args.max_concurrency
     workers = _workers(args)
     if args.judge == "lexical" and workers > 1:
-        from .._pool import ProcessPoolJudge
+        from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 
         llm = ProcessPoolJudge(LexicalJudge, workers)

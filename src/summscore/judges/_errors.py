@@ -14,8 +14,8 @@ import email.utils
 import time
 from typing import Any
 
-from .._redact import redact, shorten
 from ..errors import JudgeError, TransientJudgeError
+from ..masking.secrets import redact, shorten
 
 __all__ = ["classify_exception", "retry_after_seconds"]
 

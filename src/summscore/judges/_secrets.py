@@ -7,7 +7,7 @@ header, a function whose closure holds a client. :func:`register_secrets_in` wal
 attributes (no properties are evaluated, nothing is called), its mappings and sequences, and a
 function's closure, bound instance and the globals its code names, a bounded number of steps
 deep, and registers every string held under a credential-like name with
-:func:`summscore._redact.register_secret`, so it is masked in everything summscore emits.
+:func:`summscore.masking.register_secret`, so it is masked in everything summscore emits.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
-from .._redact import register_secret
+from ..masking.secrets import register_secret
 
 __all__ = ["is_secret_name", "register_secrets_in"]
 

@@ -309,7 +309,7 @@ class OpenAIJudge:
             )
         elif prompt_tokens is not None and completion_tokens is not None:
             # No prices given: the model's list price from genai-prices (None when unknown).
-            from .._pricing import price
+            from .pricing import price
 
             cost = price(
                 self.model,

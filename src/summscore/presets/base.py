@@ -6,18 +6,26 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
-from .._calls import CallLog, JudgeCaller, repair_feedback
-from .._checks import check_questions
-from .._redact import redact
+from ..calls.caller import CallLog, JudgeCaller, repair_feedback
+from ..calls.checks import check_questions
 from ..errors import JudgeError
+from ..masking.secrets import redact
 from ..prompts.base import Rendered
 from ..prompts.replies import AnswersReply, ClaimsReply, QuestionsReply, VerdictItem, VerdictsReply
 
-__all__ = ["Context", "Options", "Preset", "SourceWork", "check_number"]
+__all__ = [
+    "Context",
+    "Options",
+    "Preset",
+    "SourceWork",
+    "SummaryFirst",
+    "check_number",
+    "summary_first",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -143,7 +151,7 @@ class Context:
         inputs: Mapping[str, Any],
         check: Callable[[Sequence[str]], tuple[list[str], str | None]],
     ) -> list[Any]:
-        """:meth:`ask`, then a check beyond the schema (see summscore._checks): a reply that
+        """:meth:`ask`, then a check beyond the schema (see summscore.calls.checks): a reply that
         fails it is asked again once with the problem named; what still fails is dropped, with
         a warning. Judges that read no prompts (the offline judge) are not second-guessed."""
         items = await self.ask(task, rendered, reply_model, field_name, inputs=inputs)
@@ -237,3 +245,28 @@ class Preset(ABC):
         self, ctx: Context, work: Any, text: str, summary: str
     ) -> dict[str, Any]:
         """Judge one summary; return SummaryResult fields (score, components, evidence, reason)."""
+
+
+class SummaryFirst(Protocol):
+    """A preset with summary-side work that does not depend on the source (deepeval's claims)."""
+
+    async def prepare_summary(self, ctx: Context, summary: str) -> Any: ...
+
+    async def judge_prepared(
+        self, ctx: Context, work: Any, early: Any, text: str, summary: str
+    ) -> dict[str, Any]: ...
+
+
+def summary_first(preset: Any) -> SummaryFirst | None:
+    """The preset as a :class:`SummaryFirst`, or None. Decided once per preset class: a runtime
+    protocol check walks the protocol's members on every call, and this one runs for every case."""
+    kind = type(preset)
+    known = _summary_first_classes.get(kind)
+    if known is None:
+        known = all(callable(getattr(kind, name, None)) for name in _SUMMARY_FIRST_METHODS)
+        _summary_first_classes[kind] = known
+    return cast(SummaryFirst, preset) if known else None
+
+
+_SUMMARY_FIRST_METHODS = ("prepare_summary", "judge_prepared")
+_summary_first_classes: dict[type, bool] = {}

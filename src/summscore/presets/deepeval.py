@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .._cache import SourceCache
-from .._calls import CallLog
+from ..calls.caller import CallLog
+from ..calls.source_cache import SourceCache
 from ..formulas import (
     deepeval_alignment_score,
     deepeval_coverage_score,
@@ -35,7 +35,7 @@ from ..prompts.replies import (
     VerdictItem,
     VerdictsReply,
 )
-from ..result import AssessmentAnswer, ClaimVerdict
+from ..results import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
 
 __all__ = ["DeepEvalOptions", "DeepEvalPreset"]

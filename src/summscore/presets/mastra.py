@@ -29,7 +29,7 @@ from typing import Any
 
 from ..formulas import mastra_component_score, mastra_graded_alignment
 from ..prompts.replies import ReasonReply
-from ..result import AssessmentAnswer, ClaimVerdict
+from ..results import AssessmentAnswer, ClaimVerdict
 from .base import Context, Options, Preset, SourceWork, check_number
 
 __all__ = ["MASTRA_VERSIONS", "MastraOptions", "MastraPreset"]

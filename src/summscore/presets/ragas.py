@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._checks import check_keyphrases, check_questions
+from ..calls.checks import check_keyphrases, check_questions
 from ..formulas import ragas_conciseness_score, ragas_final_score, ragas_qa_score
 from ..prompts.replies import KeyphrasesReply, QuestionsReply
-from ..result import QuestionAnswer
+from ..results import QuestionAnswer
 from .base import Context, Options, Preset, SourceWork
 
 __all__ = ["RagasOptions", "RagasPreset"]

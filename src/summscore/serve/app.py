@@ -16,8 +16,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .._redact import redact, register_secret
 from .._version import __version__
+from ..masking.secrets import redact, register_secret
 from ..scorer import SummarizationScorer
 from .models import (
     BatchRequest,

@@ -18,8 +18,8 @@ from pydantic import (
     model_validator,
 )
 
-from .._inputs import check_questions, check_source, check_summary
-from ..result import SummaryResult
+from ..cases import check_questions, check_source, check_summary
+from ..results import SummaryResult
 
 __all__ = [
     "BatchRequest",

@@ -178,7 +178,7 @@ class Runner:
         try:
             # Shares the judge, its request limit, the caches and the spend; the preset's options
             # are part of every source-cache key, so variants never mix.
-            variant = self.scorer.with_preset(**translated)
+            variant = self.scorer.with_options(**translated)
         except (TypeError, ValueError) as exc:
             message = str(exc)
             at = next((n for n in options if message.startswith(n)), None)

@@ -56,6 +56,7 @@ _TOKEN = re.compile(
 # _TOKEN for ASCII text, where its CJK and other-script alternatives cannot match: the search
 # does not try them at every space and mark (a third faster).
 _ASCII_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:[.,]\d+)*")
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")  # the one-letter words
 
 
 def has_cjk(text: str) -> bool:
@@ -396,6 +397,3 @@ def lowercase_words(text: str) -> frozenset[str]:
     plain -= _LETTERS  # (a word has two letters or more)
     plain.update(found)
     return frozenset(plain)
-
-
-_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")

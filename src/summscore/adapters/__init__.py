@@ -1,0 +1,7 @@
+"""What the framework faces share, so that each face stays a translation of types.
+
+:mod:`.options` reconciles a face's upstream-style options (``llm=``, ``model=``, ``threshold=``)
+with a shared ``scorer=``; :mod:`.platforms` builds the scorer of an evaluation platform's face
+(MLflow, Inspect AI, Opik), reads a text out of a row field and writes a result's evidence as the
+platform's metadata. May import the scorer and everything below it; never a face.
+"""

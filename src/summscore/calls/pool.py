@@ -1,0 +1,222 @@
+"""A CPU-bound judge (the offline LexicalJudge) spread over a pool of worker processes.
+
+The judge's work is pure Python, so threads would share one core; each worker process holds its
+own judge and answers ``run(task, inputs)``. The numbers are the judge's own: a deterministic judge
+answers the same in any process. The pool starts on first use and its processes are spawned
+(never forked: summscore runs an event loop in a thread, which a fork would copy mid-flight).
+
+Each request goes to the worker its case's source hashes to (``JudgeRequest.affinity``; else the
+text the task reads), not to whichever worker is free: the judge memoises its analysis of a text
+and of each sentence, and a case asks several questions of its source (the deepeval rule's
+verdicts read the source's own sentences again), so a source is analysed in one worker instead of
+in each (with a shared queue, a pool of two did nearly twice the work of one process under the
+deepeval rule). A worker with more requests waiting than another (by more than ``_SPILL``) gives
+the next one to the least busy: many summaries of one source still use every worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import itertools
+import multiprocessing
+import multiprocessing.context
+import signal
+import threading
+import time
+import weakref
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..judges.base import JudgeReply, JudgeRequest
+
+__all__ = ["ProcessPoolJudge"]
+
+_worker_judge: Any = None
+
+
+class _QuietProcess(multiprocessing.context.SpawnProcess):
+    """A worker that ignores Ctrl-C from birth. A terminal's Ctrl-C signals the whole process
+    group: the parent stops the run and shuts the pool down, and a worker that raised
+    KeyboardInterrupt too would print a traceback (while still importing, if it was young). An
+    ignored signal stays ignored across exec, and Python then installs no handler of its own,
+    so SIGINT is ignored in the parent while a worker starts, and held back (blocked), not lost,
+    should it arrive in that instant."""
+
+    def start(self) -> None:
+        quiet = threading.current_thread() is threading.main_thread() and hasattr(
+            signal, "pthread_sigmask"
+        )
+        if not quiet:
+            super().start()
+            return
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            super().start()
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+class _QuietContext(multiprocessing.context.SpawnContext):
+    Process = _QuietProcess
+
+
+def _start_worker(factory: Callable[[], Any]) -> None:
+    global _worker_judge
+    # (A worker started from another thread than the main one gets here before it ignores it.)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_judge = factory()
+
+
+def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
+    return _worker_judge.run(task, inputs)
+
+
+# How long terminate() waits for the executors' manager threads to see their workers gone.
+_MANAGER_WAIT = 10.0
+
+
+@contextlib.contextmanager
+def _quiet_managers(threads: list[threading.Thread]) -> Iterator[Callable[[float], None]]:
+    """While workers are killed: a function that waits until each executor's manager thread has
+    seen its worker gone and finished, and quiet for the one error those threads are expected to
+    raise.
+
+    A manager thread still tearing down its wake-up pipe when the interpreter's exit hook writes
+    to that pipe made the exit print "OSError: [Errno 9] Bad file descriptor" (about 1 Ctrl-C in
+    30), hence the wait. And a manager thread that finds a request asyncio has already cancelled
+    (Ctrl-C cancels every task) fails it with ``InvalidStateError`` in CPython's
+    ``terminate_broken`` and ends there, as soon as the worker dies: that exception is expected,
+    and is not printed."""
+    previous = threading.excepthook
+
+    def quiet(args: threading.ExceptHookArgs) -> None:
+        if args.thread in threads and isinstance(
+            args.exc_value, concurrent.futures.InvalidStateError
+        ):
+            return
+        previous(args)
+
+    def wait(timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    threading.excepthook = quiet
+    try:
+        yield wait
+    finally:
+        threading.excepthook = previous
+
+
+# How many more requests than the least busy worker the preferred one may have waiting before the
+# next request goes elsewhere (enough that a handful of cases keep to their worker).
+_SPILL = 2
+
+
+def preferred_worker(request: JudgeRequest, workers: int, turns: itertools.count[int]) -> int:
+    """The worker that holds the analysis of the source ``request`` is about (a stable hash of the
+    case's source, else of the text the task reads: the same text goes to the same worker in
+    every run), or the next in turn for a request with neither."""
+    candidates = (request.affinity, request.inputs.get("text"), request.inputs.get("evidence"))
+    for text in candidates:
+        if isinstance(text, str) and text:
+            return zlib.crc32(text.encode("utf-8", "surrogatepass")) % workers
+    return next(turns) % workers
+
+
+def choose_worker(preferred: int, waiting: list[int]) -> int:
+    """``preferred`` unless it has more than ``_SPILL`` requests more waiting than the least busy
+    worker; then the least busy (the lowest-numbered of equals)."""
+    least = min(range(len(waiting)), key=waiting.__getitem__)
+    return preferred if waiting[preferred] - waiting[least] <= _SPILL else least
+
+
+class ProcessPoolJudge:
+    """Answer with ``factory()`` judges in ``workers`` processes.
+
+    ``factory`` must be picklable (a class or module-level function) and build a judge with a
+    synchronous ``run(task, inputs)``, as :class:`summscore.judges.LexicalJudge` has.
+    """
+
+    def __init__(self, factory: Callable[[], Any], workers: int) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        probe = factory()
+        if not callable(getattr(probe, "run", None)):
+            raise TypeError(f"{type(probe).__name__} has no run(task, inputs): it cannot be pooled")
+        self.name: str = probe.name
+        self.reads_prompts: bool = probe.reads_prompts
+        # The offline judge's graded claim support counts only from a judge that declares it.
+        self.grades_claims: bool = bool(getattr(probe, "grades_claims", False))
+        self.cache_identity: str | None = getattr(probe, "cache_identity", None)
+        self.workers = workers
+        self._factory = factory
+        self._pools: list[concurrent.futures.ProcessPoolExecutor] = []
+        self._lock = threading.Lock()
+        self._next = itertools.count()  # requests without a text take turns
+        self._waiting: list[int] = []  # requests sent to each worker and not yet answered
+        self.answered: list[int] = [0] * workers  # requests each worker answered
+
+    def _start(self) -> list[concurrent.futures.ProcessPoolExecutor]:
+        with self._lock:
+            if not self._pools:
+                context = _QuietContext()
+                self._pools = [
+                    concurrent.futures.ProcessPoolExecutor(
+                        max_workers=1,
+                        mp_context=context,
+                        initializer=_start_worker,
+                        initargs=(self._factory,),
+                    )
+                    for _ in range(self.workers)
+                ]
+                # Stop the workers when this judge is dropped, not only at exit.
+                for pool in self._pools:
+                    weakref.finalize(self, pool.shutdown, wait=False, cancel_futures=True)
+                self._waiting = [0] * self.workers
+            return self._pools
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        pools = self._start()
+        with self._lock:
+            worker = choose_worker(preferred_worker(request, len(pools), self._next), self._waiting)
+            self._waiting[worker] += 1
+        try:
+            output = await asyncio.get_running_loop().run_in_executor(
+                pools[worker], _run_in_worker, request.task, dict(request.inputs)
+            )
+        finally:
+            with self._lock:
+                self._waiting[worker] -= 1
+        with self._lock:
+            self.answered[worker] += 1
+        return JudgeReply(output=output)
+
+    def close(self) -> None:
+        """Stop the worker processes (they also stop when the program exits)."""
+        with self._lock:
+            pools, self._pools = self._pools, []
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def terminate(self) -> None:
+        """Stop the worker processes now, mid-task (after Ctrl-C: the run is over, and a long
+        text being judged would otherwise hold the exit until it is done)."""
+        with self._lock:
+            pools, self._pools = self._pools, []
+        # (private attributes of ProcessPoolExecutor: its manager thread and its processes)
+        managers = [getattr(pool, "_executor_manager_thread", None) for pool in pools]
+        with _quiet_managers([t for t in managers if t is not None]) as wait:
+            for pool in pools:
+                for process in list((getattr(pool, "_processes", None) or {}).values()):
+                    process.terminate()
+                pool.shutdown(wait=False)
+            wait(_MANAGER_WAIT)
+
+    def __repr__(self) -> str:
+        return f"ProcessPoolJudge({self.name!r}, workers={self.workers})"

@@ -1,0 +1,14 @@
+"""DeepEval face: :class:`SummarizationMetric` and its :class:`SummarizationTemplate`, for
+``measure()``, ``evaluate()`` and ``assert_test`` (extra ``summscore[deepeval]``).
+
+Laid out as deepeval's own metric packages are (``deepeval.metrics.summarization``): the metric
+in :mod:`.summarization`, what differs between deepeval releases in :mod:`.compat`, the judge and
+template options in :mod:`.config`. A face: it translates deepeval's types to a call of
+:class:`summscore.SummarizationScorer` and back, and decides no number.
+"""
+
+from __future__ import annotations
+
+from .summarization import SummarizationMetric, SummarizationTemplate
+
+__all__ = ["SummarizationMetric", "SummarizationTemplate"]

@@ -1,0 +1,65 @@
+"""What every reader of :mod:`.records` and :mod:`.xlsx` yields: a raw :class:`Record`, the
+:class:`RecordFile` it comes from, the values that stand in for an unreadable cell, and the
+:class:`InputError` of a file that cannot be read at all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CellError", "InputError", "Record", "RecordFile", "TooLongNumber"]
+
+
+class InputError(ValueError):
+    """A problem with the whole input file (not one row): the message is one line naming it."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One raw record: its ordinal ``number``, where it is (``line 3``, ``item 3``, ``row 3``),
+    and either the ``fields`` or the ``problem`` that kept it from being read."""
+
+    number: int
+    where: str
+    fields: Mapping[str, Any] | None = None
+    problem: str | None = None
+
+
+class TooLongNumber:
+    """A JSON integer with more digits than Python converts (``sys.get_int_max_str_digits``).
+
+    It stands in for the value, so the row that uses it fails with the field named, and a row that
+    does not use it is unaffected.
+    """
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+
+class CellError:
+    """A cell the file marks as holding no value but an error (Excel's ``#N/A``): it stands in for
+    the value, so a row that uses it fails with the field named, and one that does not is
+    unaffected."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    def __repr__(self) -> str:
+        return self.description
+
+
+@dataclass
+class RecordFile:
+    """An open input: its format, its column names as far as known up front, its records."""
+
+    path: Path
+    format: str
+    encoding: str
+    records: Iterator[Record]
+    columns: list[str] | None = None  # None: from the first record (JSONL, JSON)
+    sheet: str | None = None  # the worksheet read, as the workbook spells it, when one was named

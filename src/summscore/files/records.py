@@ -1,0 +1,338 @@
+"""Raw records from a file: JSONL, JSON (a list of objects), CSV, TSV, Parquet or an Excel
+worksheet (:mod:`.xlsx`), the text formats maybe gzipped.
+
+This layer knows formats, encodings and compression, nothing about columns. It yields
+:class:`Record` objects lazily (JSON lists excepted: the standard library cannot stream them). A
+record that cannot be read (broken JSON, a number Python refuses, nesting too deep, a CSV error)
+is a :class:`Record` with ``problem`` set; only a problem with the whole file raises
+:class:`InputError`, with one line that names the file.
+
+Undecodable bytes never raise: text is decoded with ``surrogateescape``, so a byte that is not
+valid in the chosen encoding becomes a character in U+DC80..U+DCFF that :func:`undecodable`
+finds later, in the fields that matter, and the row says which line and column hold it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import io
+import json
+import re
+import sys
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import MissingExtraError
+from .raw import CellError, InputError, Record, RecordFile, TooLongNumber
+
+__all__ = [
+    "FORMATS",
+    "CellError",
+    "InputError",
+    "Record",
+    "RecordFile",
+    "TooLongNumber",
+    "count_records",
+    "file_format",
+    "open_records",
+    "undecodable",
+]
+
+FORMATS = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".parquet": "parquet",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+}
+_NOT_READ = {
+    ".xls": "the Excel 97-2003 format is not read; save it as .xlsx or .csv",
+    ".ods": "OpenDocument spreadsheets are not read; save it as .xlsx or .csv",
+}
+_GZIP_MAGIC = b"\x1f\x8b"
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+# Long documents in one CSV cell are normal; the csv module's default limit is 131,072 chars.
+_CSV_FIELD_LIMIT = 2**31 - 1
+
+
+def _int_limit() -> int:
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return int(get()) if get is not None else 0
+
+
+def _parse_int(text: str) -> Any:
+    limit = _int_limit()
+    digits = len(text.lstrip("-"))
+    if limit and digits > limit:
+        return TooLongNumber(digits)
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int)
+
+
+def _loads(text: str) -> tuple[Any, str | None]:
+    """Parse JSON text: (value, None), or (None, what is wrong) without raising."""
+    try:
+        return _DECODER.decode(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
+    except RecursionError:
+        return None, "JSON nested too deeply to read"
+    except ValueError as exc:  # a float or int the interpreter refuses
+        return None, f"a JSON value Python cannot read ({exc})"
+
+
+def undecodable(text: str) -> str | None:
+    """Where ``text`` holds a byte the file's encoding could not decode, described; else None."""
+    found = _ESCAPED_BYTE.search(text)
+    if found is None:
+        return None
+    byte = ord(found.group(0)) - 0xDC00
+    return f"byte 0x{byte:02x} at character {found.start() + 1}"
+
+
+def file_format(path: Path) -> str:
+    """The format named by the file's suffix; ``.gz`` after it means gzip-compressed."""
+    suffixes = [s.lower() for s in path.suffixes]
+    gzipped = bool(suffixes) and suffixes[-1] == ".gz"
+    if gzipped:
+        suffixes.pop()
+    last = suffixes[-1] if suffixes else ""
+    if last in _NOT_READ:
+        raise InputError(f"{path}: {_NOT_READ[last]}")
+    fmt = FORMATS.get(last)
+    if fmt is None:
+        raise InputError(
+            f"{path}: unknown file type {path.suffix or '(none)'}; use .jsonl, .json, .csv, .tsv "
+            "(optionally .gz), .parquet, .xlsx or .xlsm"
+        )
+    if gzipped and fmt in ("parquet", "xlsx"):
+        raise InputError(f"{path}: a {last} file is compressed already; unpack the .gz first")
+    return fmt
+
+
+def open_records(
+    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+) -> RecordFile:
+    """Open ``path`` for reading records; raises InputError for a problem with the whole file.
+    ``sheet``: the worksheet of an Excel workbook (by default its only one with data)."""
+    path = Path(path)
+    fmt = file_format(path)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r}, e.g. utf-8, latin-1, cp1252") from None
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, not a file")
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if sheet is not None and fmt != "xlsx":
+        raise InputError(f"{path}: --sheet is for Excel workbooks (.xlsx), not .{fmt} files")
+    if fmt == "parquet":
+        return _parquet(path)
+    if fmt == "xlsx":
+        from .xlsx import open_workbook
+
+        return open_workbook(path, sheet)
+    try:
+        raw = _open_binary(path)
+        text, encoding = _open_text(raw, encoding, newline="" if fmt in ("csv", "tsv") else None)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except (EOFError, zlib.error) as exc:
+        raise InputError(f"{path}: a damaged gzip file ({exc})") from None
+    if fmt == "jsonl":
+        return RecordFile(path, fmt, encoding, _jsonl(path, text))
+    if fmt == "json":
+        return RecordFile(path, fmt, encoding, _json_list(path, text))
+    return _delimited(path, text, encoding, "\t" if fmt == "tsv" else ",")
+
+
+def _open_binary(path: Path) -> IO[bytes]:
+    raw: IO[bytes] = path.open("rb")
+    head = raw.read(2)
+    raw.seek(0)
+    if head == _GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    return raw
+
+
+def _open_text(raw: IO[bytes], encoding: str, newline: str | None) -> tuple[IO[str], str]:
+    """Text from ``raw``: a byte-order mark decides the encoding when there is one."""
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(raw)  # type: ignore[type-var]
+    head = buffered.peek(4)[:4]
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            encoding = name
+            break
+    text = io.TextIOWrapper(buffered, encoding=encoding, errors="surrogateescape", newline=newline)
+    return text, encoding
+
+
+def _damaged(path: Path, exc: BaseException) -> str:
+    return f"the rest of the file could not be read ({type(exc).__name__}: {exc})"
+
+
+def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
+    number = 0
+    line_number = 0
+    with text:
+        lines = iter(text)
+        while True:
+            try:
+                line = next(lines)
+            except StopIteration:
+                return
+            except (
+                OSError,
+                EOFError,
+                zlib.error,
+                UnicodeError,
+            ) as exc:  # a damaged or truncated .gz
+                yield Record(number + 1, f"line {line_number + 1}", problem=_damaged(path, exc))
+                return
+            line_number += 1
+            if not line.strip():
+                continue
+            number += 1
+            value, problem = _loads(line)
+            if problem is not None:
+                yield Record(number, f"line {line_number}", problem=f"is {problem}")
+            elif not isinstance(value, dict):
+                kind = "null" if value is None else type(value).__name__
+                yield Record(
+                    number, f"line {line_number}", problem=f"is a JSON {kind}, not an object"
+                )
+            else:
+                yield Record(number, f"line {line_number}", fields=value)
+
+
+def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
+    try:
+        with text:
+            content = text.read()
+    except (OSError, EOFError, zlib.error, UnicodeError) as exc:
+        raise InputError(f"{path}: {_damaged(path, exc)}") from None
+    value, problem = _loads(content)
+    if problem is not None:
+        raise InputError(f"{path}: the file is {problem}")
+    if not isinstance(value, list):
+        raise InputError(
+            f"{path}: a .json input is a list of objects, got a JSON {type(value).__name__}; "
+            "use .jsonl for one object per line"
+        )
+    for index, item in enumerate(value, start=1):
+        if isinstance(item, dict):
+            yield Record(index, f"item {index}", fields=item)
+        else:
+            kind = "null" if item is None else type(item).__name__
+            yield Record(index, f"item {index}", problem=f"is a JSON {kind}, not an object")
+
+
+def _delimited(path: Path, text: IO[str], encoding: str, delimiter: str) -> RecordFile:
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
+    reader = csv.reader(text, delimiter=delimiter)
+    try:
+        header = next(reader, None)
+    except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
+        raise InputError(f"{path}: cannot read the header line ({exc})") from None
+    if header is None:
+        text.close()
+        raise InputError(f"{path}: the file is empty")
+    names = [name.strip() for name in header]
+    return RecordFile(
+        path,
+        "tsv" if delimiter == "\t" else "csv",
+        encoding,
+        _delimited_rows(path, text, reader, names),
+        columns=names,
+    )
+
+
+def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) -> Iterator[Record]:
+    number = 0
+    with text:
+        while True:
+            start = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                number += 1
+                yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
+                continue
+            except (OSError, EOFError, zlib.error, UnicodeError) as exc:
+                yield Record(number + 1, f"line {start}", problem=_damaged(path, exc))
+                return
+            if not cells or (len(cells) == 1 and not cells[0].strip()):
+                continue  # blank line
+            number += 1
+            fields: dict[str, Any] = {}
+            for name, cell in zip(names, cells):
+                fields.setdefault(name, cell)
+            yield Record(number, f"line {start}", fields=fields)
+
+
+def _parquet(path: Path) -> RecordFile:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files", exc) from exc
+    try:
+        handle = pq.ParquetFile(path)
+    except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError, ...
+        raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
+    names = list(handle.schema_arrow.names)
+    return RecordFile(path, "parquet", "", _parquet_rows(path, handle), columns=names)
+
+
+def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
+    number = 0
+    batches = handle.iter_batches(batch_size=1024)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except Exception as exc:
+            yield Record(number + 1, f"row {number + 1}", problem=_damaged(path, exc))
+            return
+        for fields in batch.to_pylist():
+            number += 1
+            yield Record(number, f"row {number}", fields=fields)
+
+
+def count_records(
+    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+) -> int | None:
+    """How many records ``path`` holds, read quickly (for a progress bar); None if unknown."""
+    try:
+        path = Path(path)
+        fmt = file_format(path)
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return int(pq.ParquetFile(path).metadata.num_rows)
+        if fmt == "jsonl":  # one record per non-blank line: no need to parse it
+            with _open_binary(path) as raw:
+                return sum(1 for line in raw if line.strip())
+        return sum(1 for _ in open_records(path, encoding, sheet=sheet).records)
+    except Exception:
+        return None

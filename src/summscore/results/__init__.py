@@ -1,0 +1,23 @@
+"""What scoring returns: one case's :class:`SummaryResult` (its score, components, evidence and
+:class:`Usage`) and a batch's :class:`SummaryResults` with its statistics.
+
+The bottom layer, with :mod:`summscore.errors`, :mod:`summscore.formulas` and
+:mod:`summscore.cases`: it imports no other part of summscore, and every part may import it.
+"""
+
+from __future__ import annotations
+
+from .batch import SummaryResults
+from .result import AssessmentAnswer, ClaimVerdict, QuestionAnswer, SummaryResult
+from .stats import BatchSummary
+from .usage import Usage
+
+__all__ = [
+    "AssessmentAnswer",
+    "BatchSummary",
+    "ClaimVerdict",
+    "QuestionAnswer",
+    "SummaryResult",
+    "SummaryResults",
+    "Usage",
+]
