@@ -14,11 +14,11 @@ from typing import Any
 
 from ...errors import JudgeError
 from ..base import JudgeReply, JudgeRequest
+from ._reason import explain
 from ._tasks import (
     answer_questions,
     assess_claims,
     assess_questions,
-    explain,
     extract_claims,
     extract_keyphrases,
     extract_truths,
