@@ -302,11 +302,16 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
 
 
 def _split_of(words: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """ "Edmund Hillary of New Zealand" is a person and a place; "Bank of Canada" is one name."""
+    """ "Edmund Hillary of New Zealand" is a person and a place; "Bank of Canada" is one name.
+    (Cut at each "of" with two words or more before it, since the last cut, and one after.)"""
+    parts: list[list[tuple[int, str]]] = []
+    start = 0
     for i, (_, word) in enumerate(words):
-        if word == "of" and i >= 2 and i + 1 < len(words):
-            return [words[:i], *_split_of(words[i + 1 :])]
-    return [words]
+        if word == "of" and i - start >= 2 and i + 1 < len(words):
+            parts.append(words[start:i])
+            start = i + 1
+    parts.append(words[start:])
+    return parts
 
 
 def _marked_as_name(word: str) -> bool:
