@@ -28,7 +28,7 @@ def test_the_readme_is_a_front_door() -> None:
 
 
 def test_the_tables_the_readme_repeats_are_the_docs_own() -> None:
-    for snippet in ("faces-table.md", "ci-steps.md"):
+    for snippet in ("faces-table.md", "ci-steps.md", "layers.md"):
         table = (ROOT / "docs" / "snippets" / snippet).read_text("utf-8").strip()
         assert table in README, f"README's copy of docs/snippets/{snippet} differs"
 
