@@ -109,6 +109,11 @@ class Summarization(Scorer):
                 "options": options,
             }
         else:
+            if inference_params is not None:
+                raise TypeError(
+                    "Summarization: inference_params= goes to a model named by model=; "
+                    "set it on the judge object (or its scorer) instead"
+                )
             if model is not None:
                 _same_model("Summarization", model, llm, scorer)
             self._scorer = face_scorer("Summarization", llm, scorer, preset, options)
