@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The MLflow, Inspect AI and Opik faces, each inside its framework's own evaluation loop, and the
 # seven-face shared-scorer test. Their installs are big (and opik's litellm wants filelock<4), so
-# they are added to the CI venv after the main suite has run. About 3-4 minutes.
+# they are added to the CI venv after the main suite has run. Besides the loops: each face's judge
+# named the framework's way (MLflow model URIs and default judge beside MLflow's built-in
+# Correctness, Opik model names and OpikBaseModels beside Opik's Hallucination, on the compat
+# judge), MLflow registration on a local sqlite store reloaded in a fresh Python process, and
+# named Inspect scorers in one Task. About 5 minutes.
 # Run alone: bash .ci/steps/faces.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
