@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import logging
 import os
 import pickle
 import sys
@@ -56,7 +57,7 @@ def run_score_file(
     reader = open_rows(path, columns, encoding=args.encoding, sheet=getattr(args, "sheet", None))
     rows_left = iter(reader)
     rows = list(rows_left if args.limit is None else islice(rows_left, args.limit))
-    if not rows:
+    if not rows and args.limit != 0:
         raise ValueError(f"{path}: the file has no rows")
     resume = None
     if args.resume and out is not None and out.exists() and out.stat().st_size:
@@ -74,11 +75,13 @@ def run_score_file(
     )
     sink.cut_short = args.limit is not None and next(rows_left, None) is not None
     run = _Run(rows, sink, local, args)
-    owner = not ray.is_initialized()  # a caller that already joined a cluster keeps it
+    owner = False  # (Ray starts only when a row is left to score)
     try:
-        if owner:
-            ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
-        run.score(functools.partial(_actor_scorer, make_scorer, args))
+        if run.todo:
+            owner = not ray.is_initialized()  # a caller that already joined a cluster keeps it
+            if owner:
+                ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+            run.score(functools.partial(_actor_scorer, make_scorer, args))
     except KeyboardInterrupt:
         run.stopped = "interrupted"
     except Exception as exc:  # a lost actor or node: keep what is finished, say how to go on
@@ -97,7 +100,8 @@ def run_score_file(
             file=sys.stderr,
         )
         return _INTERRUPTED if run.stopped == "interrupted" else _FAILED_ROWS
-    print(f"summscore: scored on Ray by {run.actors} actors", file=sys.stderr)
+    if run.actors:
+        print(f"summscore: scored on Ray by {run.actors} actors", file=sys.stderr)
     print_summary(sink, local, sys.stderr, usage=run.usage)
     print(f"results: {where}", file=sys.stderr)
     return _FAILED_ROWS if sink.stats.failed else _OK
@@ -151,11 +155,11 @@ class _Run:
     def score(self, factory: Callable[[], SummarizationScorer]) -> None:
         import ray
 
-        if not self.todo:
-            return
         context = ray.data.DataContext.get_current()
         context.execution_options.preserve_order = True  # blocks come back in the order made
         context.enable_progress_bars = False  # the run's own bar counts rows written
+        # (and Ray's warning that its bars are off would only say what was asked of it)
+        logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.actors = max(1, min(self.args.max_concurrency, cpus, len(self.todo)))
         blocks = _blocks(self.rows, self.todo, self.actors * _BLOCKS_PER_ACTOR)
