@@ -4,7 +4,7 @@
 # Ray is too heavy for the main install ([all,dev]), so it gets its own step; the tests skip
 # themselves where ray is absent, so this step fails when any of them is skipped (a step that
 # passes with everything skipped tested nothing). Runtime on the 2-core development VM: about
-# 35 s for the install (wheels cached: ~10 s) and about 4 min for the tests.
+# 35 s for the install (wheels cached: ~10 s) and 4 to 10 min for the tests (by load).
 set -euo pipefail
 .venv/bin/python -m pip install -q "ray[data]>=2.9"
 log=$(mktemp)

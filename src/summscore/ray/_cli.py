@@ -85,7 +85,7 @@ def run_score_file(
     except KeyboardInterrupt:
         run.stopped = "interrupted"
     except Exception as exc:  # a lost actor or node: keep what is finished, say how to go on
-        run.stopped = f"the Ray run stopped ({type(exc).__name__}: {_first_line(exc)})"
+        run.stopped = f"the Ray run stopped ({type(exc).__name__}: {_last_line(exc)})"
     finally:
         run.close()
         if owner:
@@ -117,7 +117,8 @@ def _actor_scorer(
     return make_scorer(args)
 
 
-def _first_line(exc: BaseException) -> str:
+def _last_line(exc: BaseException) -> str:
+    """What went wrong, in a line: a Ray task error's text is a whole traceback, the cause last."""
     lines = [line for line in str(exc).splitlines() if line.strip()]
     return lines[-1].strip() if lines else type(exc).__name__
 
