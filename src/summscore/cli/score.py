@@ -21,7 +21,7 @@ from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_r
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
 from ..files.records import FORMATS, count_records
-from ..files.resume import ResumeState
+from ..files.resume import ResumeState, partial_path
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
@@ -117,10 +117,6 @@ def _is_report(path: Path) -> bool:
     return not head.strip() or b"summscore" in head
 
 
-def _tmp_path(out: Path) -> Path:
-    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
-
-
 def run_score(args: argparse.Namespace) -> int:
     path = Path(args.input)
     if args.limit is not None and args.limit < 0:
@@ -163,7 +159,7 @@ def run_score(args: argparse.Namespace) -> int:
             resume = ResumeState.load(out)
         except (OSError, ValueError, MissingExtraError) as exc:
             raise UsageError(f"--resume: cannot read {out} ({exc})") from None
-    target = _tmp_path(out) if resume is not None and out is not None else out
+    target = partial_path(out) if resume is not None and out is not None else out
     try:
         writer = ResultWriter("-" if target is None else target)
     except (OSError, ValueError, MissingExtraError) as exc:
@@ -311,19 +307,14 @@ def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[
 
 
 def run_score_on_ray(args: argparse.Namespace) -> int:
-    """``score --engine ray``: the rows are scored by actors (see summscore.ray); ``--report``
-    reads the results file back after the run, beside the input."""
+    """``score --engine ray``: the rows are scored by actors (see summscore.ray), ``--resume``
+    as on the local engine; ``--report`` reads the results file back after the run."""
     from ..ray import run_score_file
 
     path = Path(args.input)
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    if args.resume:
-        raise UsageError(
-            "--resume is not available with --engine ray (it scores every row again); "
-            "resume with the local engine"
-        )
     _check_report_suffix(args)
     out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
     _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced

@@ -193,30 +193,32 @@ def read_rows(
 
 
 def rows_from_records(
-    records: Sequence[Mapping[str, Any]], columns: Columns = Columns(), *, start: int = 1
+    records: Sequence[Mapping[str, Any]], columns: Columns = Columns(), *, start: int | None = 1
 ) -> list[Row]:
     """Rows from records already in memory (a Ray batch, a service request), read as a file's.
 
     The columns are resolved on the batch's keys, so a missing column is every row's error
-    rather than an exception; ``start`` numbers the first record.
+    rather than an exception; ``start`` numbers the first record. ``start=None``: the records'
+    place in the whole is unknown (a batch of a Ray dataset), so a row's error names its id
+    alone ("id 'r37': summary cannot be empty"), or nothing where there is no id column.
     """
     keys = sorted({str(k) for record in records for k in record})
+
+    def place(i: int) -> tuple[int, str]:
+        return (0, "") if start is None else (start + i, f"row {start + i}")
+
     try:
         resolved = _resolve(Path("<batch>"), columns, keys)
     except InputError as exc:
-        return [
-            Row(id=start + i, error=str(exc), where=f"row {start + i}", number=start + i)
-            for i in range(len(records))
-        ]
+        places = map(place, range(len(records)))
+        return [Row(id=n if w else None, error=str(exc), where=w, number=n) for n, w in places]
     reader = RowReader(
         Path("<batch>"),
         "parquet",
         "utf-8",
         resolved,
         keys,
-        iter(
-            Record(start + i, f"row {start + i}", fields=record) for i, record in enumerate(records)
-        ),
+        iter(Record(*place(i), fields=record) for i, record in enumerate(records)),
         columns,
     )
     return list(reader)
@@ -313,7 +315,7 @@ def _to_row(
             id=record.number, error=f"{where} {record.problem}", where=where, number=record.number
         )
     fields = record.fields
-    row_id: Any = record.number
+    row_id: Any = record.number if where else None  # (no place: a batch of a Ray dataset)
     problem: str | None = None
     if columns.id is not None and columns.id in fields:
         value = _plain(fields[columns.id])
@@ -332,10 +334,11 @@ def _to_row(
             if isinstance(value, str) and undecodable(value):
                 problem = f"column {columns.id!r} {_bad_bytes(value, encoding)}"
                 row_id = record.number
-    label = f"{where} (id {row_id!r})"
+    label = f"{where} (id {row_id!r})" if where else "" if row_id is None else f"id {row_id!r}"
 
     def failed(message: str) -> Row:
-        return Row(id=row_id, error=f"{label}: {message}", where=where, number=record.number)
+        error = f"{label}: {message}" if label else message
+        return Row(id=row_id, error=error, where=where, number=record.number)
 
     if problem is not None:
         return failed(problem)

@@ -25,7 +25,7 @@ from .resume import ResumeState, key_of, usable
 from .run_stats import RunningSummary
 from .writer import finite
 
-__all__ = ["RunSink", "print_summary", "score_rows"]
+__all__ = ["RunSink", "flush_ready", "print_summary", "score_rows", "settled"]
 
 _MAX_DUPLICATES_LISTED = 5
 
@@ -266,14 +266,12 @@ async def score_rows(
         ready: dict[int, SummaryResult | dict[str, Any]] = {}
         todo: list[int] = []
         for index, row in enumerate(chunk):
-            previous = sink.previous(row)
-            if previous is not None:
-                ready[index] = previous
-            elif row.error is not None:
-                ready[index] = scorer.failed_result(ValueError(row.error))
-            else:
+            outcome = settled(sink, scorer, row)
+            if outcome is None:
                 todo.append(index)
-        position = _flush(chunk, ready, 0, sink, progress)
+            else:
+                ready[index] = outcome
+        position = flush_ready(chunk, ready, 0, sink, progress)
         cases = (
             Case(
                 chunk[i].source,  # type: ignore[arg-type]
@@ -285,10 +283,24 @@ async def score_rows(
         )
         async for case_index, result in scorer.ascore_stream(cases):
             ready[todo[case_index]] = result
-            position = _flush(chunk, ready, position, sink, progress)
+            position = flush_ready(chunk, ready, position, sink, progress)
 
 
-def _flush(
+def settled(
+    sink: RunSink, scorer: SummarizationScorer, row: Row
+) -> SummaryResult | dict[str, Any] | None:
+    """A row's outcome when no judge is needed: its earlier record (``--resume``) or its failed
+    result (the row cannot be read); None when the row is to be scored. Call it once per row, in
+    input order (it claims the earlier record)."""
+    previous = sink.previous(row)
+    if previous is not None:
+        return previous
+    if row.error is not None:
+        return scorer.failed_result(ValueError(row.error))
+    return None
+
+
+def flush_ready(
     chunk: list[Row],
     ready: dict[int, SummaryResult | dict[str, Any]],
     position: int,
@@ -303,8 +315,15 @@ def _flush(
     return position
 
 
-def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = sys.stderr) -> None:
-    """The closing table: counts, quantiles, mean components, spend, failures by cause."""
+def print_summary(
+    sink: RunSink,
+    scorer: SummarizationScorer,
+    stream: TextIO = sys.stderr,
+    usage: Usage | None = None,
+) -> None:
+    """The closing table: counts, quantiles, mean components, spend, failures by cause.
+    ``usage``: the run's spend when the scorer did not judge itself (Ray's actors did); default
+    the scorer's."""
     stats = sink.stats
     table = stats.summary().rows()
     if stats.pass_rate is not None:
@@ -313,7 +332,7 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
         table.append((f"mean {name.removesuffix('_score')}", f"{value:.3f}"))
     width = max(len(label) for label, _ in table)
     lines = [f"  {label:<{width}}  {value}" for label, value in table]
-    usage = scorer.usage
+    usage = scorer.usage if usage is None else usage
     spend = f"{usage.judge_calls} judge calls"
     if usage.reused_calls:
         spend += f" ({usage.reused_calls} saved by the source cache)"
