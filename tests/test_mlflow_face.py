@@ -129,10 +129,12 @@ def test_the_default_judge_and_model_uris_are_mlflows_as_for_its_builtin_judges(
         == _builtin_judge_source(model="openai:/gpt-4o")
     )
     assert named.model == "openai:/gpt-4o"
-    # MLflow's setting of the default judge moves both.
+    # MLflow's setting of the default judge (where it has one) moves both.
     monkeypatch.setenv("MLFLOW_GENAI_JUDGE_DEFAULT_MODEL", "openai:/gpt-4o")
     moved = Summarization(preset="deepeval")(inputs=c.source, outputs=c.summary)
-    assert moved.source.source_id == _builtin_judge_source() == "openai:/gpt-4o"
+    assert moved.source.source_id == _builtin_judge_source() == get_default_model()
+    if hasattr(mlflow.environment_variables, "MLFLOW_GENAI_JUDGE_DEFAULT_MODEL"):
+        assert moved.source.source_id == "openai:/gpt-4o"
 
 
 def test_a_string_llm_means_an_mlflow_model_uri_or_is_a_clear_error(openai_env: None) -> None:
