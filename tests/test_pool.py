@@ -164,3 +164,25 @@ def test_stopping_workers_mid_task_leaves_the_exit_nothing_to_trip_on() -> None:
         threading.excepthook = previous
     assert not alive and caught == []
     assert took < 10  # the workers were killed, not waited for (each had 30 s of work)
+
+
+async def _cancelled_then_asked_again(judge: ProcessPoolJudge) -> float:
+    """A request whose worker is stuck on it is cancelled (the service's deadline); the next
+    request of the same worker is answered by its replacement, not after the stuck one."""
+    stuck = JudgeRequest("x", "", BaseModel, {"text": "one text", "seconds": 120})
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(judge.complete(stuck), timeout=3)
+    started = time.monotonic()
+    quick = JudgeRequest("x", "", BaseModel, {"text": "one text", "seconds": 0})
+    await asyncio.wait_for(judge.complete(quick), timeout=60)
+    return time.monotonic() - started
+
+
+def test_a_cancelled_request_frees_its_worker_for_the_next() -> None:
+    judge = ProcessPoolJudge(SleepyJudge, 1)
+    try:
+        took = asyncio.run(_cancelled_then_asked_again(judge))
+    finally:
+        judge.terminate()
+    assert judge.restarted == 1
+    assert took < 60  # (the stuck request had 120 s of work left: it was stopped, not awaited)

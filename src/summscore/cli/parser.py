@@ -9,7 +9,7 @@ from ..files.datasets import SOURCE_COLUMNS, SUMMARY_COLUMNS
 from .scorer_options import add_scorer_options
 from .usage import CommandParser
 
-__all__ = ["build_parser"]
+__all__ = ["build_parser", "subcommand"]
 
 _EXAMPLES = """\
 examples:
@@ -153,3 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_parser(commands, add_scorer_options)
     return parser
+
+
+def subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (``serve``) in ``parser``'s subcommands."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    raise KeyError(name)
