@@ -96,6 +96,12 @@ def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
 _MANAGER_WAIT = 10.0
 
 
+# One killing at a time: each swaps threading.excepthook while its workers die, and two that
+# interleave (a worker replaced after its request was cancelled, then Ctrl-C's terminate) would
+# restore each other's hook too early.
+_KILLING = threading.Lock()
+
+
 @contextlib.contextmanager
 def _quiet_managers(threads: list[threading.Thread]) -> Iterator[Callable[[float], None]]:
     """While workers are killed: a function that waits until each executor's manager thread has
@@ -270,7 +276,7 @@ class ProcessPoolJudge:
     def _kill(pools: list[concurrent.futures.ProcessPoolExecutor]) -> None:
         # (private attributes of ProcessPoolExecutor: its manager thread and its processes)
         managers = [getattr(pool, "_executor_manager_thread", None) for pool in pools]
-        with _quiet_managers([t for t in managers if t is not None]) as wait:
+        with _KILLING, _quiet_managers([t for t in managers if t is not None]) as wait:
             for pool in pools:
                 for process in list((getattr(pool, "_processes", None) or {}).values()):
                     process.terminate()

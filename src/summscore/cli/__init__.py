@@ -55,6 +55,7 @@ def _with_environment(parser: argparse.ArgumentParser, argv: Sequence[str] | Non
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # for the --resume hint
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -31,6 +31,9 @@ examples:
   # a ragas or deepeval export, gzipped, results as JSONL on stdout
   summscore score ragas_export.jsonl.gz --out - > scores.jsonl
 
+  # a CSV from a European Excel (';' separators, a BOM, CRLF) is read as it is; or force it
+  summscore score export.csv --delimiter ';'
+
   # after Ctrl-C (or a judge outage): score only the rows the results file lacks
   summscore score big.jsonl --out big.results.jsonl --resume
 
@@ -113,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="utf-8",
         help="text encoding of INPUT (default utf-8; a UTF-8, UTF-16 or UTF-32 byte-order mark "
         "wins); undecodable rows fail with their line named, e.g. --encoding cp1252",
+    )
+    io.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="the separator of a CSV INPUT: one character or comma, semicolon, tab, pipe "
+        "(default: detected from the header and first rows; tab for .tsv), e.g. --delimiter ';'",
     )
     io.add_argument(
         "--sheet",

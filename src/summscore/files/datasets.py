@@ -110,6 +110,7 @@ class RowReader:
     _records: Iterator[Record] = field(repr=False)
     _chosen: Columns = field(default=Columns(), repr=False)
     sheet: str | None = None  # the worksheet named with sheet=, as the workbook spells it
+    dialect: str | None = None  # a CSV file's delimiter and encoding, as read
 
     @property
     def repeated(self) -> list[str]:
@@ -144,14 +145,16 @@ def open_rows(
     *,
     encoding: str = "utf-8",
     sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> RowReader:
     """Open ``path`` and resolve its columns; raises :class:`InputError` for a whole-file problem.
-    ``sheet`` names the worksheet of an Excel workbook (needed when several hold data).
+    ``sheet`` names the worksheet of an Excel workbook (needed when several hold data);
+    ``delimiter`` a CSV file's (default: detected from its first lines).
 
     JSONL and JSON files take their column names from the first object (rows before it that
     cannot be read are kept and come out first, as errors).
     """
-    opened = open_records(path, encoding, sheet=sheet)
+    opened = open_records(path, encoding, sheet=sheet, delimiter=delimiter)
     records = opened.records
     file_columns = opened.columns
     if file_columns is None:
@@ -178,6 +181,7 @@ def open_rows(
         records,
         columns,
         sheet=opened.sheet,
+        dialect=opened.dialect,
     )
 
 
@@ -187,9 +191,10 @@ def read_rows(
     *,
     encoding: str = "utf-8",
     sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> Iterator[Row]:
     """Yield the rows of ``path`` lazily (see :func:`open_rows`)."""
-    yield from open_rows(path, columns, encoding=encoding, sheet=sheet)
+    yield from open_rows(path, columns, encoding=encoding, sheet=sheet, delimiter=delimiter)
 
 
 def rows_from_records(
@@ -227,24 +232,54 @@ def _chain(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
     yield from rest
 
 
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def column_key(name: str) -> str:
+    """A column name as matched: letter case, surrounding spaces and the separators ``_``, ``-``
+    and space do not count ("Reference Contexts" is ``reference_contexts``, "ID" is ``id``)."""
+    return _SEPARATORS.sub("_", name.strip()).strip("_").casefold()
+
+
 def _resolve(path: Path, columns: Columns, names: Sequence[str]) -> Columns:
     present = set(names)
+    by_key: dict[str, list[str]] = {}
+    for name in dict.fromkeys(names):
+        by_key.setdefault(column_key(name), []).append(name)
     listed = ", ".join(names) if names else "none"
+
+    def matching(wanted: str, option: str, chosen: bool) -> str | None:
+        """The file's column for ``wanted``: the one that matches it loosely (a name the user
+        chose: itself first)."""
+        if chosen and wanted in present:
+            return wanted
+        found = by_key.get(column_key(wanted), [])
+        if len(found) > 1:
+            both = " and ".join(repr(n) for n in found)
+            raise InputError(
+                f"{path}: columns {both} could both be {wanted!r}; rename one, or name the one "
+                f"to read exactly with {option}"
+            )
+        return found[0] if found else None
 
     def pick(chosen: str | None, defaults: Sequence[str], what: str, option: str) -> str | None:
         if chosen is not None:
-            if chosen not in present:
+            found = matching(chosen, option, chosen=True)
+            if found is None:
                 raise InputError(
                     f"{path}: no column {chosen!r} ({option}); the file's columns are: {listed}"
                 )
-            return chosen
-        found = next((name for name in defaults if name in present), None)
-        if found is None and what:
+            return found
+        for name in defaults:
+            found = matching(name, option, chosen=False)
+            if found is not None:
+                return found
+        if what:
             raise InputError(
-                f"{path}: no {what} column (looked for {', '.join(defaults)}); the file's "
-                f"columns are: {listed}; name it with {option}"
+                f"{path}: no {what} column (looked for {', '.join(defaults)}, in any letter "
+                f"case); the file's columns are: {listed}; name it with {option}"
             )
-        return found
+        return None
 
     return Columns(
         source=pick(columns.source, SOURCE_COLUMNS, "source", "--source-column"),
@@ -299,6 +334,18 @@ def _csv_list(value: Any, column: str) -> tuple[Any, str | None]:
     )
 
 
+def _in_row(fields: Mapping[str, Any], wanted: Sequence[str]) -> str | None:
+    """The first of ``wanted`` a JSON row has, by name or matched loosely (:func:`column_key`)."""
+    for name in wanted:
+        if name in fields:
+            return name
+    keys = {column_key(str(key)): key for key in fields}
+    for name in wanted:
+        if (key := keys.get(column_key(name))) is not None:
+            return str(key)
+    return None
+
+
 def _to_row(
     record: Record,
     columns: Columns,
@@ -320,7 +367,7 @@ def _to_row(
         if isinstance(value, TooLongNumber):
             problem = f"column {columns.id!r} is a number of {value.digits} digits"
         elif isinstance(value, CellError):
-            problem = f"column {columns.id!r} holds {value!r}"
+            problem = value.problem(columns.id)
         elif isinstance(value, (dict, list)):
             problem = f"column {columns.id!r} must be a string or a number, got a JSON {type(value).__name__}"
         elif (
@@ -343,14 +390,16 @@ def _to_row(
     for kind, column in (("source", columns.source), ("summary", columns.summary)):
         assert column is not None
         if column not in fields:
-            column = next((name for name in fallback[kind] if name in fields), column)
+            column = _in_row(fields, (column, *fallback[kind])) or column
         if column not in fields:
             return failed(f"no {kind} (column {column!r} is missing from this row)")
         value = _plain(fields[column])
         if isinstance(value, TooLongNumber):
             return failed(f"column {column!r} is a number of {value.digits} digits, not text")
         if isinstance(value, CellError):
-            return failed(f"column {column!r} holds {value!r}, not text")
+            return failed(value.problem(column) + ("" if value.fix else ", not text"))
+        if csv_like and value is None:  # an empty spreadsheet cell
+            return failed(f"column {column!r} is empty")
         if csv_like:  # (a number in a spreadsheet's cell is its text, as a CSV file gives it)
             value = _cell_text(value)
         if csv_like and kind == "source":
@@ -364,7 +413,7 @@ def _to_row(
     if columns.questions is not None:
         questions = _plain(fields.get(columns.questions))
         if isinstance(questions, CellError):
-            return failed(f"column {columns.questions!r} holds {questions!r}")
+            return failed(questions.problem(columns.questions))
         if isinstance(questions, str):
             questions, problem = (
                 (None, None) if not questions.strip() else _csv_list(questions, columns.questions)

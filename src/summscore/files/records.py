@@ -18,6 +18,7 @@ import codecs
 import csv
 import gzip
 import io
+import itertools
 import json
 import re
 import sys
@@ -30,6 +31,7 @@ from ..errors import MissingExtraError
 from .raw import CellError, InputError, Record, RecordFile, TooLongNumber
 
 __all__ = [
+    "DELIMITER_NAMES",
     "FORMATS",
     "CellError",
     "InputError",
@@ -39,6 +41,8 @@ __all__ = [
     "count_records",
     "file_format",
     "open_records",
+    "parse_delimiter",
+    "sniff_delimiter",
     "undecodable",
 ]
 
@@ -67,6 +71,10 @@ _BOMS = (
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 # Long documents in one CSV cell are normal; the csv module's default limit is 131,072 chars.
 _CSV_FIELD_LIMIT = 2**31 - 1
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+# Tried in this order; of two that read the sample equally well, the earlier (rarer) one wins.
+_CANDIDATES = ("\t", "|", ";", ",")
+_SAMPLE_CHARS = 64 * 1024
 
 
 def _int_limit() -> int:
@@ -126,11 +134,60 @@ def file_format(path: Path) -> str:
     return fmt
 
 
+def parse_delimiter(text: str) -> str:
+    """``--delimiter``'s value: one character, or its name (comma, semicolon, tab, pipe, or
+    ``\\t`` as typed in a shell); ValueError otherwise."""
+    names = {name: char for char, name in DELIMITER_NAMES.items()}
+    value = names.get(text.strip().lower(), "\t" if text == "\\t" else text)
+    if len(value) != 1 or value in '\r\n"' or value.isalnum():
+        raise ValueError(
+            f"--delimiter {text!r}: give one character or a name: comma, semicolon, tab, pipe"
+        )
+    return value
+
+
+def sniff_delimiter(sample: str, complete: bool = True) -> str | None:
+    """The delimiter of a CSV file from its first lines (``sample``; ``complete`` False when the
+    file goes on, so its last record may be cut): of tab, pipe, semicolon and comma, the one that
+    splits the header into two or more columns and gives the most rows of the header's width
+    (the earlier of two equally good). None when none splits the header: one column.
+
+    Measured against csv.Sniffer and clevercsv on exports from the wild (a BOM, ';' and CRLF
+    from a European Excel, numbers with decimal commas, prose full of commas, a sample cut
+    inside a quoted field): this reads all of them right, where csv.Sniffer takes seconds on a
+    64 KB sample and picks ',' for '1;0,5;0,25' or a letter for a one-column file, and clevercsv
+    guesses no quote character on a sample without quotes."""
+    best: str | None = None
+    best_score = (-1.0, 0)
+    for rank, delimiter in enumerate(_CANDIDATES):
+        try:
+            rows = list(csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter))
+        except csv.Error:
+            continue
+        if not complete and len(rows) > 1:
+            rows = rows[:-1]
+        rows = [row for row in rows if any(cell.strip() for cell in row)]
+        if not rows or len(rows[0]) < 2:
+            continue
+        width = len(rows[0])
+        data = rows[1:]
+        consistent = sum(len(row) == width for row in data) / len(data) if data else 1.0
+        score = (consistent, -rank)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
 def open_records(
-    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+    path: str | Path,
+    encoding: str = "utf-8",
+    *,
+    sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> RecordFile:
     """Open ``path`` for reading records; raises InputError for a problem with the whole file.
-    ``sheet``: the worksheet of an Excel workbook (by default its only one with data)."""
+    ``sheet``: the worksheet of an Excel workbook (by default its only one with data);
+    ``delimiter``: a CSV file's (by default detected from its first lines; tab for .tsv)."""
     path = Path(path)
     fmt = file_format(path)
     try:
@@ -143,6 +200,8 @@ def open_records(
         raise InputError(f"{path}: no such file")
     if sheet is not None and fmt != "xlsx":
         raise InputError(f"{path}: --sheet is for Excel workbooks (.xlsx), not .{fmt} files")
+    if delimiter is not None and fmt not in ("csv", "tsv"):
+        raise InputError(f"{path}: --delimiter is for CSV and TSV files, not .{fmt} files")
     if fmt == "parquet":
         return _parquet(path)
     if fmt == "xlsx":
@@ -160,7 +219,7 @@ def open_records(
         return RecordFile(path, fmt, encoding, _jsonl(path, text))
     if fmt == "json":
         return RecordFile(path, fmt, encoding, _json_list(path, text))
-    return _delimited(path, text, encoding, "\t" if fmt == "tsv" else ",")
+    return _delimited(path, text, encoding, fmt, delimiter)
 
 
 def _open_binary(path: Path) -> IO[bytes]:
@@ -189,7 +248,6 @@ def _damaged(path: Path, exc: BaseException) -> str:
 
 
 def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
-    number = 0
     line_number = 0
     with text:
         lines = iter(text)
@@ -204,12 +262,16 @@ def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
                 zlib.error,
                 UnicodeError,
             ) as exc:  # a damaged or truncated .gz
-                yield Record(number + 1, f"line {line_number + 1}", problem=_damaged(path, exc))
+                yield Record(
+                    line_number + 1, f"line {line_number + 1}", problem=_damaged(path, exc)
+                )
                 return
             line_number += 1
             if not line.strip():
                 continue
-            number += 1
+            # A record is numbered by its line (its id when the file has none): blank lines
+            # count, so "line 10" is id 10, as an editor shows it.
+            number = line_number
             value, problem = _loads(line)
             if problem is not None:
                 yield Record(number, f"line {line_number}", problem=f"is {problem}")
@@ -244,10 +306,27 @@ def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
             yield Record(index, f"item {index}", problem=f"is a JSON {kind}, not an object")
 
 
-def _delimited(path: Path, text: IO[str], encoding: str, delimiter: str) -> RecordFile:
+def _delimited(
+    path: Path, text: IO[str], encoding: str, fmt: str, delimiter: str | None
+) -> RecordFile:
     if csv.field_size_limit() < _CSV_FIELD_LIMIT:
         csv.field_size_limit(_CSV_FIELD_LIMIT)
-    reader = csv.reader(text, delimiter=delimiter)
+    lines: Iterator[str] = text
+    how = "--delimiter"
+    if delimiter is None and fmt == "tsv":
+        delimiter, how = "\t", "the .tsv name"
+    elif delimiter is None:
+        try:
+            sample = text.read(_SAMPLE_CHARS)
+            rest = text.readline()  # the sample ends where a line does
+        except (OSError, EOFError, zlib.error, UnicodeError) as exc:
+            raise InputError(f"{path}: cannot read the header line ({exc})") from None
+        complete = not rest
+        sample += rest
+        found = sniff_delimiter(sample, complete=complete)
+        delimiter, how = (found, "detected") if found else (",", "one column")
+        lines = itertools.chain(io.StringIO(sample, newline=""), text)
+    reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader, None)
     except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
@@ -256,12 +335,22 @@ def _delimited(path: Path, text: IO[str], encoding: str, delimiter: str) -> Reco
         text.close()
         raise InputError(f"{path}: the file is empty")
     names = [name.strip() for name in header]
+    bom = (
+        " with a byte-order mark"
+        if encoding.endswith("-sig") or encoding in ("utf-16", "utf-32")
+        else ""
+    )
+    dialect = (
+        f"{DELIMITER_NAMES.get(delimiter, repr(delimiter))}-separated ({how}), "
+        f"{encoding.removesuffix('-sig')}{bom}"
+    )
     return RecordFile(
         path,
         "tsv" if delimiter == "\t" else "csv",
         encoding,
         _delimited_rows(path, text, reader, names),
         columns=names,
+        dialect=dialect,
     )
 
 
@@ -320,7 +409,11 @@ def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
 
 
 def count_records(
-    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+    path: str | Path,
+    encoding: str = "utf-8",
+    *,
+    sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> int | None:
     """How many records ``path`` holds, read quickly (for a progress bar); None if unknown."""
     try:
@@ -333,6 +426,7 @@ def count_records(
         if fmt == "jsonl":  # one record per non-blank line: no need to parse it
             with _open_binary(path) as raw:
                 return sum(1 for line in raw if line.strip())
-        return sum(1 for _ in open_records(path, encoding, sheet=sheet).records)
+        opened = open_records(path, encoding, sheet=sheet, delimiter=delimiter)
+        return sum(1 for _ in opened.records)
     except Exception:
         return None
