@@ -208,12 +208,18 @@ class ProcessPoolJudge:
         pools = self._start()
         with self._lock:
             worker = choose_worker(preferred_worker(request, len(pools), self._next), self._waiting)
+        return JudgeReply(output=await self.run_on(worker, request.task, request.inputs))
+
+    async def run_on(self, worker: int, task: str, inputs: Mapping[str, Any]) -> Any:
+        """``run(task, inputs)`` of the judge in worker ``worker`` (0 to workers - 1)."""
+        pools = self._start()
+        with self._lock:
             self._waiting[worker] += 1
-        inputs = dict(request.inputs)
+        inputs = dict(inputs)
         try:
             while True:
                 executor = self._pools[worker] if self._pools else pools[worker]
-                future = executor.submit(_run_in_worker, request.task, inputs)
+                future = executor.submit(_run_in_worker, task, inputs)
                 try:
                     output = await asyncio.wrap_future(future)
                     break
@@ -230,7 +236,7 @@ class ProcessPoolJudge:
                 self._waiting[worker] -= 1
         with self._lock:
             self.answered[worker] += 1
-        return JudgeReply(output=output)
+        return output
 
     def _replace(self, worker: int, executor: concurrent.futures.ProcessPoolExecutor) -> None:
         """Put a new worker in the place of ``executor`` and kill its process (in a thread: the

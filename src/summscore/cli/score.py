@@ -33,7 +33,7 @@ from .report import (
     source_text,
     write_streamed_report,
 )
-from .scorer_options import make_scorer, release_judge
+from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
@@ -188,7 +188,9 @@ def run_score(args: argparse.Namespace) -> int:
     if not args.no_progress:
         total = count_records(path, args.encoding, sheet=args.sheet, delimiter=delimiter)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
-    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit, sink), sink, total)
+    shards = make_shards(args, scorer)  # --workers N: whole rows in N processes
+    rows_left = _limited(_chain(first, rows), args.limit, sink)
+    interrupted = _run(args, scorer, rows_left, sink, total, shards)
     if target != out and target is not None and out is not None:
         os.replace(target, out)
     where = "stdout" if out is None else str(out)
@@ -196,7 +198,7 @@ def run_score(args: argparse.Namespace) -> int:
         print(f"summscore: interrupted; the rows finished so far are in {where}", file=sys.stderr)
         print(_resume_hint(args, out), file=sys.stderr)
     else:
-        print_summary(sink, scorer, sys.stderr)
+        print_summary(sink, scorer, sys.stderr, shards.usage if shards else None)
         if reader.dialect:
             print(f"input:   {reader.dialect}", file=sys.stderr)
         print(f"results: {where}", file=sys.stderr)
@@ -275,6 +277,7 @@ def _run(
     rows: Iterator[Row],
     sink: RunSink,
     total: int | None,
+    shards: Any = None,
 ) -> bool:
     """Score every row into ``sink``; True when the user interrupted the run (Ctrl-C)."""
     from tqdm.auto import tqdm
@@ -289,11 +292,14 @@ def _run(
     )
     interrupted = False
     try:
-        asyncio.run(score_rows(scorer, rows, sink, bar))
+        stream = shards.ascore_stream if shards is not None else None
+        asyncio.run(score_rows(scorer, rows, sink, bar, stream=stream))
     except KeyboardInterrupt:
         interrupted = True
     finally:
         release_judge(scorer, interrupted)  # the offline judge's worker processes, if any
+        if shards is not None:
+            shards.close(interrupted)
         bar.close()
         sink.finish(interrupted)
         sink.writer.close()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from typing import Any
 
@@ -11,7 +12,7 @@ from ..errors import MissingExtraError
 from ..scorer import SummarizationScorer
 from .usage import UsageError
 
-__all__ = ["add_scorer_options", "make_judge", "make_scorer", "release_judge"]
+__all__ = ["add_scorer_options", "make_judge", "make_scorer", "make_shards", "release_judge"]
 
 
 def add_scorer_options(parser: argparse.ArgumentParser) -> None:
@@ -171,7 +172,8 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
     llm, max_concurrency = make_judge(args), args.max_concurrency
     workers = _workers(args)
     serving = getattr(args, "command", None) == "serve"
-    if args.judge == "lexical" and (workers > 1 or serving):
+    # score --workers N: whole rows go to N processes (make_shards); the scorer stays in this one.
+    if args.judge == "lexical" and serving:
         from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 
@@ -191,6 +193,18 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
         raise UsageError(str(exc)) from None
     except (TypeError, ValueError) as exc:
         raise UsageError(_cli_names(str(exc))) from None
+
+
+def make_shards(args: argparse.Namespace, scorer: SummarizationScorer) -> Any:
+    """``score --workers N`` (N > 1) with the offline judge: a ShardedScorer whose N processes
+    each build this command's scorer; None for one worker or another judge."""
+    workers = _workers(args)
+    if args.judge != "lexical" or workers < 2:
+        return None
+    from ..files.shards import ShardedScorer
+
+    one = argparse.Namespace(**{**vars(args), "workers": 1, "argv": None})
+    return ShardedScorer(functools.partial(make_scorer, one), workers, scorer.failed_result)
 
 
 def release_judge(scorer: SummarizationScorer, interrupted: bool = False) -> None:
