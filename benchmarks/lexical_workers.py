@@ -2,7 +2,7 @@
 never slower than one worker?
 
     python benchmarks/lexical_workers.py [--rows 4000] [--shape short|long] [--repeats 3]
-                                         [--workers N] [--preset ragas] [--write-figure]
+                                         [--workers N] [--preset ragas] [--figures]
 
 Runs the command itself (``python -m summscore score FILE --out OUT --no-progress --workers N``),
 a fresh process each time, as a user does: the wall time includes starting the workers. One worker
@@ -11,7 +11,7 @@ see the same load; the median of each is compared. Then the command with no ``--
 default) is timed the same way. Shapes: ``short``, the short news-like rows of cli_memory.py (64
 sources with many summaries each: the issue's 4,000 short rows); ``long``, distinct ~500-word
 sources with a ~60-word summary each (lexical_speed.py's pairs). The scores of every run must be
-the same. ``--write-figure`` writes the table to docs/figures/lexical_workers.md.
+the same. ``--figures`` writes the table to docs/figures/lexical_workers_<shape>.md.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-FIGURE = ROOT / "docs" / "figures" / "lexical_workers.md"
 
 
 def _write(path: Path, rows: int, shape: str) -> None:
@@ -74,8 +73,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--preset", default="ragas", choices=("ragas", "deepeval", "mastra"))
-    parser.add_argument("--write-figure", action="store_true")
+    parser.add_argument("--figures", action="store_true")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     times: dict[str, list[float]] = {"1": [], str(args.workers): [], "default": []}
     with tempfile.TemporaryDirectory(prefix="summscore-workers-") as tmp:
         data = Path(tmp) / "rows.jsonl"
@@ -108,10 +108,20 @@ def main() -> None:
     ratio = one / statistics.median(times[str(args.workers)])
     default = one / statistics.median(times["default"])
     print(f"{args.workers} workers: {ratio:.2f}x one worker; the default: {default:.2f}x")
-    if args.write_figure:
-        FIGURE.parent.mkdir(parents=True, exist_ok=True)
-        FIGURE.write_text(table + "\n", encoding="utf-8")
-        print(f"wrote {FIGURE.relative_to(ROOT)}")
+    if args.figures:
+        from figures import write
+
+        command = (
+            f"python benchmarks/lexical_workers.py --rows {args.rows} --shape {args.shape} "
+            f"--repeats {args.repeats} --figures"
+        )
+        path = write(
+            f"lexical_workers_{args.shape}",
+            table,
+            command=command,
+            setting=f"load average {load:.1f} at the start, from other work on the machine",
+        )
+        print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

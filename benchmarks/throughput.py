@@ -2,7 +2,7 @@
 
     python benchmarks/throughput.py [--latency 0.2] [--cap 32] [--retry-after 1]
                                     [--shapes 40x5,200x1] [--only summscore] [--added-latency]
-    python benchmarks/throughput.py --faces [--repeats 3] [--write-figure]
+    python benchmarks/throughput.py --faces [--repeats 3] [--figures]
 
 The compat judge server runs in a process of its own (so that its work does not share the
 client's interpreter) with a fixed latency per answer, counted from each request's arrival with
@@ -29,7 +29,7 @@ the same loop: ``ragas.evaluate()`` with ragas' ``SummarizationScore`` and with
 regression from noise, so each upstream/face pair runs ``--repeats`` times (at least 3),
 interleaved (upstream first in odd repeats, the face first in even ones), and the table gives the
 median of the per-pair ratios (upstream seconds / face seconds: above 1, the face is faster) with
-their spread. ``--write-figure`` writes it to docs/figures/faces_in_loops.md.
+their spread. ``--figures`` writes it to docs/figures/faces_in_loops.md.
 """
 
 from __future__ import annotations
@@ -396,7 +396,7 @@ def main() -> None:
         "--faces", action="store_true", help="summscore's faces in upstream's loops, repeated"
     )
     parser.add_argument("--repeats", type=int, default=3, help="runs of each pair (--faces)")
-    parser.add_argument("--write-figure", action="store_true", help="(--faces) the table to docs")
+    parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
     parser.add_argument(
         "--added-latency",
         action="store_true",
@@ -440,7 +440,7 @@ def main() -> None:
                 ]
                 table = faces_in_loops(server, shapes, args.repeats)  # type: ignore[arg-type]
                 print(f"\nmachine: {machine()}\n{table}")
-                if args.write_figure:
+                if args.figures:
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
                     figure.parent.mkdir(parents=True, exist_ok=True)
                     figure.write_text(table + "\n", encoding="utf-8")
