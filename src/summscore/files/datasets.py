@@ -19,6 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from ..cases import FieldNames, check_questions, check_source, check_summary
+from .columns import (
+    ID_COLUMNS,
+    QUESTION_COLUMNS,
+    SOURCE_COLUMNS,
+    SUMMARY_COLUMNS,
+    Columns,
+    in_row,
+    resolve_columns,
+)
 from .records import (
     CellError,
     InputError,
@@ -50,34 +59,9 @@ __all__ = [
     "rows_from_records",
 ]
 
-# ragas exports: reference_contexts (the source of its SummaryScore), retrieved_contexts,
-# user_input, response; deepeval exports: input (the original text), actual_output.
-SOURCE_COLUMNS = (
-    "source",
-    "contexts",
-    "reference_contexts",
-    "retrieved_contexts",
-    "input",
-    "text",
-    "document",
-    "user_input",
-)
-SUMMARY_COLUMNS = ("summary", "response", "actual_output", "output")
-ID_COLUMNS = ("id",)
-QUESTION_COLUMNS = ("assessment_questions",)
 # A CSV cell meant as a list of texts: it opens with [" or [' (a Python list printed) or [].
 # "[Reuters] Paris hosted it" and "... met on Monday [3]" are text.
 _MEANT_AS_LIST = re.compile(r"""^\s*\[\s*(["'\]]|$)""")
-
-
-@dataclass(frozen=True)
-class Columns:
-    """Which columns hold what. None means: the first of the defaults present in the file."""
-
-    source: str | None = None
-    summary: str | None = None
-    id: str | None = None
-    questions: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,7 +155,7 @@ def open_rows(
                 f"{opened.path}: no row could be read (first: {held[0].where} {held[0].problem})"
             )
         records = _chain(held, records)
-    resolved = _resolve(opened.path, columns, file_columns)
+    resolved = resolve_columns(opened.path, columns, file_columns)
     return RowReader(
         opened.path,
         opened.format,
@@ -207,7 +191,7 @@ def rows_from_records(
     """
     keys = sorted({str(k) for record in records for k in record})
     try:
-        resolved = _resolve(Path("<batch>"), columns, keys)
+        resolved = resolve_columns(Path("<batch>"), columns, keys)
     except InputError as exc:
         return [
             Row(id=start + i, error=str(exc), where=f"row {start + i}", number=start + i)
@@ -230,63 +214,6 @@ def rows_from_records(
 def _chain(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
     yield from first
     yield from rest
-
-
-_SEPARATORS = re.compile(r"[\s_\-]+")
-
-
-def column_key(name: str) -> str:
-    """A column name as matched: letter case, surrounding spaces and the separators ``_``, ``-``
-    and space do not count ("Reference Contexts" is ``reference_contexts``, "ID" is ``id``)."""
-    return _SEPARATORS.sub("_", name.strip()).strip("_").casefold()
-
-
-def _resolve(path: Path, columns: Columns, names: Sequence[str]) -> Columns:
-    present = set(names)
-    by_key: dict[str, list[str]] = {}
-    for name in dict.fromkeys(names):
-        by_key.setdefault(column_key(name), []).append(name)
-    listed = ", ".join(names) if names else "none"
-
-    def matching(wanted: str, option: str, chosen: bool) -> str | None:
-        """The file's column for ``wanted``: the one that matches it loosely (a name the user
-        chose: itself first)."""
-        if chosen and wanted in present:
-            return wanted
-        found = by_key.get(column_key(wanted), [])
-        if len(found) > 1:
-            both = " and ".join(repr(n) for n in found)
-            raise InputError(
-                f"{path}: columns {both} could both be {wanted!r}; rename one, or name the one "
-                f"to read exactly with {option}"
-            )
-        return found[0] if found else None
-
-    def pick(chosen: str | None, defaults: Sequence[str], what: str, option: str) -> str | None:
-        if chosen is not None:
-            found = matching(chosen, option, chosen=True)
-            if found is None:
-                raise InputError(
-                    f"{path}: no column {chosen!r} ({option}); the file's columns are: {listed}"
-                )
-            return found
-        for name in defaults:
-            found = matching(name, option, chosen=False)
-            if found is not None:
-                return found
-        if what:
-            raise InputError(
-                f"{path}: no {what} column (looked for {', '.join(defaults)}, in any letter "
-                f"case); the file's columns are: {listed}; name it with {option}"
-            )
-        return None
-
-    return Columns(
-        source=pick(columns.source, SOURCE_COLUMNS, "source", "--source-column"),
-        summary=pick(columns.summary, SUMMARY_COLUMNS, "summary", "--summary-column"),
-        id=pick(columns.id, ID_COLUMNS, "", "--id-column"),
-        questions=pick(columns.questions, QUESTION_COLUMNS, "", "--questions-column"),
-    )
 
 
 def _plain(value: Any) -> Any:
@@ -334,18 +261,6 @@ def _csv_list(value: Any, column: str) -> tuple[Any, str | None]:
     )
 
 
-def _in_row(fields: Mapping[str, Any], wanted: Sequence[str]) -> str | None:
-    """The first of ``wanted`` a JSON row has, by name or matched loosely (:func:`column_key`)."""
-    for name in wanted:
-        if name in fields:
-            return name
-    keys = {column_key(str(key)): key for key in fields}
-    for name in wanted:
-        if (key := keys.get(column_key(name))) is not None:
-            return str(key)
-    return None
-
-
 def _to_row(
     record: Record,
     columns: Columns,
@@ -390,7 +305,7 @@ def _to_row(
     for kind, column in (("source", columns.source), ("summary", columns.summary)):
         assert column is not None
         if column not in fields:
-            column = _in_row(fields, (column, *fallback[kind])) or column
+            column = in_row(fields, (column, *fallback[kind])) or column
         if column not in fields:
             return failed(f"no {kind} (column {column!r} is missing from this row)")
         value = _plain(fields[column])
