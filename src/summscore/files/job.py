@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any, TextIO
 
@@ -254,13 +254,16 @@ async def score_rows(
     progress: Any,
     *,
     window: int | None = None,
+    stream: Callable[[Iterable[Case]], AsyncIterator[tuple[int, SummaryResult]]] | None = None,
 ) -> None:
     """Score ``rows`` and hand each result to ``sink`` in input order.
 
     Rows are taken ``window`` at a time (default: 32 per concurrent case, at least 256), so at
     most one window of rows and results is in memory while the judge works through it.
+    ``stream`` scores a window's cases in place of ``scorer.ascore_stream`` (``--workers``).
     """
     size = window or max(256, 32 * scorer.max_concurrency)
+    stream = stream or scorer.ascore_stream
     source: Iterator[Row] = iter(rows)
     while chunk := list(islice(source, size)):
         ready: dict[int, SummaryResult | dict[str, Any]] = {}
@@ -281,7 +284,7 @@ async def score_rows(
             )
             for i in todo
         )
-        async for case_index, result in scorer.ascore_stream(cases):
+        async for case_index, result in stream(cases):
             ready[todo[case_index]] = result
             position = flush_ready(chunk, ready, position, sink, progress)
 
