@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
 
@@ -108,6 +109,36 @@ def test_strict_mode_zeroes_components_below_the_threshold() -> None:
 )
 def test_js_round2_rounds_halves_up_like_math_round(value: float, expected: float) -> None:
     assert js_round2(value) == expected
+
+
+# Exact halves: for these, (x + Number.EPSILON) * 100 is k + 0.5 exactly (the epsilon is lost
+# above 1), so only "halves go up" gives JavaScript's answer; a rounding that sends them down
+# gives 1.5 for 1.505. Mastra's scale=10 makes such scores (5 of 16 claims: 3.125). Expected
+# values are Node's (v20.20.2), printed once with
+#   node -e 'for (const x of [1.505, 2.005, 3.125, 4.375, 9.375, 1000.005, -2.505])
+#            console.log(Math.round((x + Number.EPSILON) * 100) / 100)'
+# and checked on every value against Node where it is on PATH (tests/test_js_round.py).
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.505, 1.51),
+        (2.005, 2.01),
+        (3.125, 3.13),
+        (4.375, 4.38),
+        (9.375, 9.38),
+        (1000.005, 1000.01),
+        (-2.505, -2.5),
+    ],
+)
+def test_js_round2_sends_exact_halves_up_as_math_round_does(value: float, expected: float) -> None:
+    scaled = (value + sys.float_info.epsilon) * 100
+    assert scaled - math.floor(scaled) == 0.5  # a true half: the case this test is for
+    assert js_round2(value) == expected
+
+
+def test_mastra_component_at_scale_10_rounds_an_exact_half_up() -> None:
+    assert mastra_component_score(["yes"] * 5 + ["no"] * 11, scale=10) == 3.13  # Node: 3.13
+    assert mastra_component_score(["yes"] * 15 + ["no"], scale=10) == 9.38  # Node: 9.38
 
 
 def test_python_round_would_differ_on_halves() -> None:
