@@ -5,4 +5,6 @@
 # install (wheels cached: ~10 s) and about 60 s for the tests.
 set -euo pipefail
 .venv/bin/python -m pip install -q "ray[data]>=2.9"
-.venv/bin/python -m pytest -q tests/test_ray.py -p no:cacheprovider
+# --fail-on-skip: a skip fails the step (compat/ci_log.py); docs/ray.md's blocks run here.
+.venv/bin/python -m pytest -q -p no:cacheprovider -rs --fail-on-skip tests/test_ray.py \
+  tests/test_docs_blocks.py -k "not test_the_block_runs_as_written or ray.md"
