@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import sys
+from enum import Enum
 
 import pytest
 
 from summscore.formulas import (
     deepeval_alignment_score,
     deepeval_coverage_score,
+    deepeval_graded_alignment,
     deepeval_normalize_verdict,
     js_round2,
     mastra_component_score,
@@ -155,3 +157,34 @@ def test_mastra_graded_alignment_is_the_mean_support_read_to_hundredths_then_sca
     assert mastra_graded_alignment([]) == 0
     assert mastra_graded_alignment([0.5, 0.755]) == 0.63  # mean 0.6275, JS-rounded
     assert mastra_graded_alignment([0.5, 0.755], scale=10) == 6.3  # the scale-1 figure x 10
+
+
+# ------------------------------------------------- defaults and readings a mutation pass found
+
+
+def test_final_score_without_conciseness_under_the_length_penalty_says_what_is_missing() -> None:
+    with pytest.raises(ValueError, match=r"^conciseness is required when length_penalty is on$"):
+        ragas_final_score(0.8, None, coeff=0.5, length_penalty=True)
+
+
+def test_verdicts_are_read_from_an_enums_value_as_deepeval_does() -> None:
+    class Verdict(Enum):
+        YES = "yes"
+        IDK = "idk"
+
+    assert str(Verdict.YES) == "Verdict.YES"  # its str() would read as no verdict
+    assert deepeval_normalize_verdict(Verdict.YES) == "yes"
+    assert deepeval_normalize_verdict(Verdict.IDK) == "borderline"
+
+
+def test_deepeval_components_are_not_strict_by_default_and_strict_at_half() -> None:
+    assert deepeval_alignment_score(["yes", "no", "no", "no"]) == 0.25
+    assert deepeval_coverage_score([("yes", "yes"), ("yes", "no"), ("yes", "no")]) == 1 / 3
+    # strict_mode alone zeroes below deepeval's default threshold, 0.5, and keeps 0.5 and above
+    assert deepeval_alignment_score(["yes", "no"], strict_mode=True) == 0.5
+    assert deepeval_alignment_score(["yes", "no", "no"], strict_mode=True) == 0
+    assert deepeval_coverage_score([("yes", "yes"), ("yes", "no")], strict_mode=True) == 0.5
+    assert deepeval_graded_alignment([0.5, 0.5], strict_mode=True) == 0.5
+    assert deepeval_graded_alignment([0.2, 0.4]) == pytest.approx(0.3)
+    assert deepeval_graded_alignment([0.2, 0.4], strict_mode=True) == 0
+    assert deepeval_graded_alignment([]) == 0
