@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -177,9 +178,14 @@ def main(argv: list[str] | None = None) -> int:
         _configure(args.work)
         log = args.work.parent / f"{args.work.name}.log"
         with log.open("w", encoding="utf-8") as out:
+            # Tests that start a python of their own (the CLI in a subprocess) must import the
+            # mutated copy too, not the checkout an editable install points at; mutmut passes
+            # the mutant's name on in the environment.
+            env = {**os.environ, "PYTHONPATH": f"{args.work / 'mutants' / 'src'}"}
             done = subprocess.run(
                 [python, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
                 cwd=args.work,
+                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
