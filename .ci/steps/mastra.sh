@@ -24,6 +24,9 @@ export SUMMSCORE_PYTHON="$PWD/../.venv/bin/python"
 export SUMMSCORE_REPO="$PWD/.."
 node --version
 
+echo "== js_round2 against Node's Math.round and Mastra's roundToTwoDecimals"
+(cd .. && .venv/bin/python -m pytest -q -p no:cacheprovider -rs --fail-on-skip tests/test_js_round.py)
+
 echo "== @summscore/mastra against Mastra 1.x"
 (cd mastra && npm test)
 
