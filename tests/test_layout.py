@@ -83,7 +83,9 @@ PUBLIC_API = {
         "JudgeRequest",
         "LangChainJudge",
         "LexicalJudge",
+        "MLflowJudge",
         "OpenAIJudge",
+        "OpikJudge",
         "RagasJudge",
         "resolve_judge",
     ],
@@ -107,7 +109,7 @@ PUBLIC_API = {
     "mlflow.py": ["Summarization"],
     "inspect.py": ["summarization"],
     "opik.py": ["Summarization"],
-    "ray.py": ["RESULT_COLUMNS", "score_dataset"],
+    "ray/__init__.py": ["RESULT_COLUMNS", "score_dataset"],
     "serve/__init__.py": ["ServeConfig", "create_app"],
     "cli/__init__.py": ["main"],
 }
@@ -129,7 +131,7 @@ TOP_LEVEL_FILES = {
     "mlflow.py",
     "inspect.py",
     "opik.py",
-    "ray.py",
+    "ray",
 }
 # The layers' packages (see the README, "Development", and pyproject's import-linter contracts).
 LAYER_PACKAGES = {

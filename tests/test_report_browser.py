@@ -2,12 +2,16 @@
 what the data says, untrusted text stays text, and a 420 px wide screen needs no horizontal scroll.
 
 Runs where Debian's chromium and chromium-driver and selenium are installed (.ci/steps/browser.sh);
-skipped elsewhere. Leaves a screenshot in summscore-out/report-420.png.
+skipped elsewhere. Leaves screenshots in summscore-out/: report-420.png and report-420-cases.png
+(a phone-width screen), first-run.png (the report of the README's first command).
 """
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -197,3 +201,74 @@ def test_a_420_px_screen_needs_no_horizontal_scroll(report: Any) -> None:
     _js(report, "document.getElementById('controls').scrollIntoView()")
     report.save_screenshot(str(out / "report-420-cases.png"))
     assert (out / "report-420.png").stat().st_size > 0
+
+
+FLAWS = ("misattributed", "wrong-number", "omits", "hallucinates", "swapped-names", "negation-flip")
+
+
+def test_the_first_run_report_fails_the_flawed_and_passes_the_faithful(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The README's first command, as a newcomer runs it (the CLI's default rule, the offline
+    judge), seen in the browser: every example summary whose id names a flaw fails, every other
+    one passes, and each flawed one that claims something the source does not say shows the claim
+    highlighted. Leaves summscore-out/first-run.png."""
+    examples = ROOT / "examples" / "news.jsonl"
+    page = tmp_path / "news.html"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "summscore",
+            "score",
+            str(examples),
+            "--report",
+            str(page),
+            "--out",
+            str(tmp_path / "news.jsonl"),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    ids = [json.loads(line)["id"] for line in examples.read_text("utf-8").splitlines() if line]
+    browser.set_window_size(1280, 900)
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        browser.get(page.as_uri())
+        _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        _matching(browser, status="all")
+        cards = _js(
+            browser,
+            "return Array.from(document.querySelectorAll('#cases section.case')).map(s => ({"
+            "id: s.querySelectorAll('h3 span')[1].textContent,"
+            "verdict: s.querySelector('h3 .badge').textContent,"
+            "marks: s.querySelectorAll('mark.bad').length}))",
+        )
+        assert sorted(c["id"] for c in cards) == sorted(ids)
+        wrong = []
+        for card in cards:
+            flaw = next((f for f in FLAWS if f in card["id"]), None)
+            expected = "fail" if flaw else "pass"
+            if card["verdict"] != expected:
+                wrong.append(f"{card['id']}: {card['verdict']}, expected {expected}")
+            elif flaw and flaw != "omits" and card["marks"] == 0:
+                wrong.append(f"{card['id']}: fails with no unsupported claim highlighted")
+        assert not wrong, "\n".join(wrong)
+        out = ROOT / "summscore-out"
+        out.mkdir(exist_ok=True)
+        height = _js(browser, "return document.documentElement.scrollHeight")
+        browser.set_window_size(1280, min(int(height), 6000))
+        browser.save_screenshot(str(out / "first-run.png"))
+        assert (out / "first-run.png").stat().st_size > 0
+    finally:
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
