@@ -153,16 +153,6 @@ FAMILIES: tuple[Family, ...] = (
         '"the 70th anniversary" ranks, it does not count',
         Patch("_anchors", "_ORDINAL", _NEVER),
     ),
-    _family(
-        "mangled-pound",
-        'the "#" corpora write for "£" ("# 1m") is money',
-        Patch("_anchors", "_mangled_pound", _false),
-    ),
-    _family(
-        "quarters-number-first",
-        '"4Q20" is "Q4 2020"',
-        Patch("_repair", "quarters_first", _same),
-    ),
     # ---------------------------------------------------------------------- dates and time
     _family(
         "moved-dates",

@@ -267,6 +267,29 @@ def _slot(statement: Span, entity: str) -> tuple[str, int] | None:
     return None
 
 
+def _sides(statement: Span, entity: str) -> list[tuple[str, int]]:
+    """The slots of ``entity`` on either side: the nearest content word after it and the nearest
+    before it (each as :func:`_slot` gives one). "Sara Lindqvist will lead" stands beside
+    "executive" before it and "lead" after it; a rival beside either stands in its place."""
+    start = statement.positions[entity][0]
+    end = start + len(entity.split()) - 1
+    occupied = _occupied(statement)
+    found = []
+    for origin, direction in ((end, 1), (start, -1)):
+        for step in (1, 2, 3, 4):
+            index = origin + direction * step
+            if not 0 <= index < len(statement.words):
+                break
+            if _crosses(statement.words, origin, index, _BOUNDARY | {",", "、", "，"}):
+                break
+            word = statement.words[index]
+            if word in STOPWORDS or not word.isalpha() or index in occupied:
+                continue
+            found.append((canon(word), start - index))
+            break
+    return found
+
+
 _SPEECH = frozenset("said says told announced added stated reported confirmed wrote".split())
 
 
@@ -336,13 +359,19 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
 
 
 def _slotted(statement: Span, window: Span, missing: list[str], rivals: list[str]) -> list[str]:
-    """The rivals that stand where a missing anchor stood (next to the same content word).
-    Without a usable slot (CJK text, no content word nearby) every rival counts."""
-    slots = [_slot(statement, m) for m in missing if m in statement.positions]
-    usable = [s for s in slots if s is not None]
-    if not usable:
+    """The rivals that stand where a missing anchor stood (next to the same content word, on
+    either side). In CJK text, which has no such slots, every rival counts. Elsewhere a missing
+    amount with no content word nearby ("to 1.0% from 1.5%") has no rival, and a missing year
+    (the when of the whole statement, "In 1953 Edmund Hillary ...") has every other year."""
+    if has_cjk(statement.text):
         return rivals
-    found = {r for slot in usable for r in _in_slot(window, *slot, rivals)}
+    found: set[str] = set()
+    for m in missing:
+        sides = _sides(statement, m) if m in statement.positions else []
+        for slot in sides:
+            found.update(_in_slot(window, *slot, rivals))
+        if not sides and statement.kinds.get(m) == "year":
+            found.update(r for r in rivals if window.kinds.get(r) == "year")
     # The subject slot: the statement opens with the missing name, the passage with a rival.
     if any(statement.positions.get(m, (-1,))[0] == 0 for m in missing):
         found |= {r for r in rivals if 0 in window.positions.get(r, ())}
