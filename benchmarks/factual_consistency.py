@@ -569,10 +569,12 @@ def _cell(figures: dict[str, object], score: str) -> str:
 _CUT_NAMES = (("all", "all pairs"), ("val", "validation cuts"), ("test", "test cuts"))
 
 
-def write_figures(figures: dict[str, dict[str, object]], folder: Path) -> list[Path]:
-    """The tables of the docs' offline-judge page, from this run's figures (``--figures``): the
-    agreement per set with the margin over the better baseline, and the sets' figures next to
-    those published for reference systems (``fc_published.py``)."""
+def write_figures(figures: dict[str, dict[str, object]], setting: str = "") -> list[Path]:
+    """The tables of the docs' offline-judge page, from this run's figures (``--figures``:
+    ``docs/figures/offline-judge-*.md``): the agreement per set with the margin over the better
+    baseline, and the sets' figures next to those published for reference systems
+    (``fc_published.py``)."""
+    import figures as docs_figures
     from fc_published import AGGREFACT_BACC, AGGREFACT_SYSTEMS, SUMMEDITS_BACC, SUMMEDITS_SYSTEMS
 
     sets = {k: v for k, v in figures.items() if isinstance(v, dict) and "pairs" in v}
@@ -638,7 +640,6 @@ def write_figures(figures: dict[str, dict[str, object]], folder: Path) -> list[P
                 + " | ".join(_cell(f, s) for s in ("alignment", *systems, "unigram", "bigram"))
                 + " |"
             )
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for stem, lines in (
         ("offline-judge-agreement", agreement),
@@ -646,9 +647,8 @@ def write_figures(figures: dict[str, dict[str, object]], folder: Path) -> list[P
         ("offline-judge-aggrefact", aggrefact),
         ("offline-judge-frank", frank),
     ):
-        path = folder / f"{stem}.md"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        written.append(path)
+        command = "python benchmarks/factual_consistency.py --figures"
+        written.append(docs_figures.write(stem, "\n".join(lines), command=command, setting=setting))
     return written
 
 
@@ -733,9 +733,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument(
         "--figures",
-        type=Path,
-        metavar="FOLDER",
-        help="also write the docs' tables (offline-judge-*.md) to this folder, e.g. docs/figures",
+        action="store_true",
+        help="also write the docs' tables to docs/figures/offline-judge-*.md",
     )
     parser.add_argument(
         "--cascade",
@@ -818,7 +817,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         _write_json(args.json, figures)
     if args.figures:
-        for path in write_figures(figures, args.figures):
+        setting = f"{sum(map(len, by_set.values())):,} development pairs"
+        for path in write_figures(figures, setting):
             print(f"wrote {path}")
     if args.cascade is not None:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # compat/

@@ -3,7 +3,7 @@
 
     python benchmarks/lexical_adversarial.py                  # every family, 1 kB to the cap
     python benchmarks/lexical_adversarial.py --largest 262144 --families digit-groups prose
-    python benchmarks/lexical_adversarial.py --markdown docs/figures/offline-judge-bounds.md
+    python benchmarks/lexical_adversarial.py --figures  # also docs/figures/offline-judge-bounds.md
 
 Each family is a generator of text of a given size (``family(size, variant)``): long digit runs,
 repeated groups of digits (what a property-based search found: 22 MB and 75 MB of them ran past
@@ -129,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--largest", type=int, default=MAX_TEXT_CHARS, help="default: the cap per text"
     )
-    parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument(
+        "--figures",
+        action="store_true",
+        help="also write the table to docs/figures/offline-judge-bounds.md",
+    )
     args = parser.parse_args(argv)
     families = args.families or list(FAMILIES)
     sizes = []
@@ -160,15 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     _, refused = score(source, summary)
     print(f"past the cap ({MAX_TEXT_CHARS + 1:,} characters): {refused}")
     print(f"worst: {worst[0]:.2f} s/MB ({worst[1]}, {worst[2]})")
-    if args.markdown:
-        lines = [
-            f"| family | shape | seconds at {sizes[-1]:,} characters | worst seconds per MB |",
-            "|---|---|---|---|",
-            *(f"| {f} | {s} | {sec:.2f} | {mb:.2f} |" for f, s, sec, mb in rows),
-            f"| **worst** | | | **{worst[0]:.2f}** ({worst[1]}, {worst[2]}) |",
-        ]
-        args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.figures:
+        import figures
+
+        rows_out = [(f, s, f"{sec:.2f}", f"{mb:.2f}") for f, s, sec, mb in rows]
+        rows_out.append(("**worst**", f"{worst[1]}, {worst[2]}", "", f"**{worst[0]:.2f}**"))
+        header = ("family", "shape", f"seconds at {sizes[-1]:,} characters", "worst seconds per MB")
+        command = "python benchmarks/lexical_adversarial.py --figures"
+        setting = f"{sizes[0]:,} to {sizes[-1]:,} characters, deepeval rule"
+        figures.write(
+            "offline-judge-bounds",
+            figures.table(header, rows_out),
+            command=command,
+            setting=setting,
+        )
     return 0 if not math.isnan(worst[0]) else 1
 
 

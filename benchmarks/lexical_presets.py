@@ -4,7 +4,7 @@ rule's final score) and compares them with people's labels and with each other.
 
     python benchmarks/lexical_presets.py                     # the full development sets
     python benchmarks/lexical_presets.py --sample            # the committed samples
-    python benchmarks/lexical_presets.py --markdown docs/figures/offline-judge-presets.md
+    python benchmarks/lexical_presets.py --figures           # also docs/figures/presets.md
 
 Per development set: each rule's ROC-AUC (Spearman correlation on FRANK's graded labels) and
 its margin over the better trivial baseline (unigram or bigram precision) with the 95% paired
@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", action="store_true", help="the committed samples")
     parser.add_argument("--cache", type=Path, help="keep each rule's scores here")
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
+    parser.add_argument(
+        "--figures", action="store_true", help="also write the tables to docs/figures/presets.md"
+    )
     args = parser.parse_args(argv)
     if args.sample:
         pairs = [pair for path in SAMPLES for pair in load_sample(path)]
@@ -177,9 +179,17 @@ def main(argv: list[str] | None = None) -> int:
         "(ρ: Spearman); margin: minus the better baseline; * where the interval leaves out 0"
     )
     print("\n".join(lines))
-    if args.markdown:
-        args.markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.markdown.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.figures:
+        import figures
+
+        setting = f"{n:,} development pairs in {len(sets)} sets, {len(examples)} examples"
+        path = figures.write(
+            "presets",
+            "\n".join(lines),
+            command="python benchmarks/lexical_presets.py --figures",
+            setting=setting,
+        )
+        print(f"wrote {path}")
     return 0
 
 
