@@ -96,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", default=os.environ.get("SUMMSCORE_FC_DATA"))
     parser.add_argument("--sample", action="store_true", help="the committed samples")
     parser.add_argument("--cache", type=Path, help="keep each rule's scores here")
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument(
+        "--resamples", type=int, default=1000, help="bootstrap resamples of every interval"
+    )
     parser.add_argument(
         "--figures", action="store_true", help="also write the tables to docs/figures/presets.md"
     )
@@ -137,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 [baselines[better][i] for i in index],
                 labels=[p.label for p in chosen],
                 graded=[float(p.graded or 0) for p in chosen] if graded else None,
+                resamples=args.resamples,
             )
             figure = primary(chosen, mine)
             cells.append("-" if math.isnan(figure) else f"{figure:.3f}, {_ci(difference)}")
