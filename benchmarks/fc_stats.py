@@ -13,13 +13,14 @@ resampled as pairs.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from scipy import stats
 
-__all__ = ["Difference", "paired_bootstrap"]
+__all__ = ["Difference", "cut_margin", "mean_margin", "paired_bootstrap", "primary"]
 
 
 @dataclass(frozen=True)
@@ -98,4 +99,108 @@ def paired_bootstrap(
     if math.isnan(value) or not len(kept):
         return Difference(math.nan, math.nan, math.nan)
     low, high = np.percentile(kept, [2.5, 97.5])
+    return Difference(float(value), float(low), float(high))
+
+
+class _Labelled(Protocol):
+    label: int
+    graded: float | None
+    cut: str
+
+
+def primary(pairs: Sequence[_Labelled], scores: Sequence[float]) -> float:
+    """The figure a set is judged on: Spearman correlation where people gave graded labels to
+    every pair, else ROC-AUC (NaN where one class only leaves nothing to rank)."""
+    s = np.asarray(scores, dtype=float)
+    if pairs and all(p.graded is not None for p in pairs):
+        return _spearman(np.asarray([float(p.graded or 0) for p in pairs]), s)
+    return _auc(np.asarray([p.label for p in pairs], dtype=int), s)
+
+
+def cut_margin(
+    pairs: Sequence[_Labelled],
+    scores: Sequence[float],
+    baselines: Mapping[str, Sequence[float]],
+    sets: Mapping[str, Sequence[int]],
+    cut: str = "all",
+) -> float:
+    """The mean, over the sets (``sets``: name -> indexes of its pairs), of the judge's figure
+    (:func:`primary`) minus the better baseline's, on the validation cut (``cut="val"``), the
+    test cut (``"test"``) or every pair (``"all"``). Sets where a figure is undefined on that cut
+    are left out."""
+    found: list[float] = []
+    for index in sets.values():
+        chosen = [i for i in index if cut == "all" or (pairs[i].cut == "val") == (cut == "val")]
+        if not chosen:
+            continue
+        subset = [pairs[i] for i in chosen]
+        judge = primary(subset, [scores[i] for i in chosen])
+        rivals = [primary(subset, [b[i] for i in chosen]) for b in baselines.values()]
+        rivals = [r for r in rivals if not math.isnan(r)]
+        if math.isnan(judge) or not rivals:
+            continue
+        found.append(judge - max(rivals))
+    return sum(found) / len(found) if found else math.nan
+
+
+def _figure(graded: bool, truth: np.ndarray, values: np.ndarray) -> float:
+    return _spearman(truth, values) if graded else _auc(truth.astype(int), values)
+
+
+def mean_margin(
+    pairs: Sequence[_Labelled],
+    scores: Sequence[float],
+    rivals: Mapping[str, Sequence[float]],
+    sets: Mapping[str, Sequence[int]],
+    *,
+    cut: str = "all",
+    resamples: int = 1000,
+    seed: int = 0,
+) -> Difference:
+    """:func:`cut_margin` (the mean over the sets of ``scores``' figure minus the best of
+    ``rivals``'), with its 95% bootstrap interval: each resample draws every set's pairs again
+    (within each class on binary labels, as :func:`paired_bootstrap` does), the same pairs for
+    ``scores`` and every rival. Deterministic for a given ``seed``."""
+    value = cut_margin(pairs, scores, rivals, sets, cut)
+    rng = np.random.default_rng(seed)
+    s = np.asarray(scores, dtype=float)
+    r = [np.asarray(v, dtype=float) for v in rivals.values()]
+    prepared = []
+    for index in sets.values():
+        chosen = np.asarray(
+            [i for i in index if cut == "all" or (pairs[i].cut == "val") == (cut == "val")],
+            dtype=int,
+        )
+        if not len(chosen):
+            continue
+        graded = all(pairs[i].graded is not None for i in chosen)
+        target = np.asarray(
+            [float(pairs[i].graded or 0) if graded else pairs[i].label for i in chosen]
+        )
+        labels = np.asarray([pairs[i].label for i in chosen], dtype=int)
+        prepared.append((chosen, graded, target, np.flatnonzero(labels == 1), labels))
+    means = []
+    for _ in range(resamples):
+        found = []
+        for chosen, graded, target, positive, labels in prepared:
+            if graded:
+                draw = rng.integers(0, len(chosen), len(chosen))
+            else:
+                negative = np.flatnonzero(labels == 0)
+                draw = np.concatenate(
+                    (rng.choice(positive, len(positive)), rng.choice(negative, len(negative)))
+                    if len(positive) and len(negative)
+                    else (np.arange(len(chosen)),)
+                )
+            truth = target[draw] if graded else labels[draw]
+            mine = _figure(graded, truth, s[chosen[draw]])
+            others = [_figure(graded, truth, v[chosen[draw]]) for v in r]
+            others = [x for x in others if not math.isnan(x)]
+            if not math.isnan(mine) and others:
+                found.append(mine - max(others))
+        if found:
+            means.append(sum(found) / len(found))
+    if math.isnan(value) or not means:
+        return Difference(math.nan, math.nan, math.nan)
+    low, high = np.percentile(means, [2.5, 97.5])
     return Difference(float(value), float(low), float(high))

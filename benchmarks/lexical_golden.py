@@ -16,8 +16,9 @@ this script, are:
 * the rows of ``examples/news.jsonl`` (Chinese and Japanese among them).
 
 It prints the number of results compared and, for each difference, the case and the first field
-that differs; the exit status is 1 when anything differs. ``--dump FILE`` writes this checkout's
-results (JSON lines) instead of comparing.
+that differs; the exit status is 1 when anything differs. ``--ignore reason`` leaves result fields
+out (a change of wording only). ``--dump FILE`` writes this checkout's results (JSON lines)
+instead of comparing.
 """
 
 from __future__ import annotations
@@ -130,8 +131,21 @@ def _first_difference(mine: Any, theirs: Any, where: str = "") -> str:
     )
 
 
-def compare(mine: list[str], theirs: list[str]) -> int:
-    """Print the differences; the number of differing lines."""
+def _without(line: str, ignored: tuple[str, ...]) -> str:
+    """A result line without the result fields ``ignored`` (e.g. "reason")."""
+    if not ignored:
+        return line
+    record = json.loads(line)
+    for field in ignored:
+        record["result"].pop(field, None)
+    return json.dumps(record, sort_keys=True, ensure_ascii=False)
+
+
+def compare(mine: list[str], theirs: list[str], ignored: tuple[str, ...] = ()) -> int:
+    """Print the differences (``ignored``: result fields left out); the number of differing
+    lines."""
+    mine = [_without(line, ignored) for line in mine]
+    theirs = [_without(line, ignored) for line in theirs]
     if mine == theirs:
         return 0
     if len(mine) != len(theirs):
@@ -154,6 +168,13 @@ def main() -> None:
     parser.add_argument("--reference", help="a git commit or branch, or a worktree folder")
     parser.add_argument("--pairs", type=int, default=200, help="generated lexical_speed pairs")
     parser.add_argument("--dump", type=Path, help="write this checkout's results to a file")
+    parser.add_argument(
+        "--ignore",
+        nargs="*",
+        default=(),
+        metavar="FIELD",
+        help="result fields left out of the comparison (e.g. reason: a change of wording only)",
+    )
     args = parser.parse_args()
     src = os.environ.get("SUMMSCORE_GOLDEN_SRC")
     sys.path.insert(0, src or str(ROOT / "src"))
@@ -173,9 +194,11 @@ def main() -> None:
         _run(_reference_src(args.reference, where), args.pairs, where / "theirs.jsonl")
         mine = (where / "mine.jsonl").read_text("utf-8").splitlines()
         theirs = (where / "theirs.jsonl").read_text("utf-8").splitlines()
-    differing = compare(mine, theirs)
+    differing = compare(mine, theirs, tuple(args.ignore))
     print(
-        f"{len(mine)} results ({len(PRESETS)} presets) compared with {args.reference}: "
+        f"{len(mine)} results ({len(PRESETS)} presets) compared with {args.reference}"
+        + (f" (without {', '.join(args.ignore)})" if args.ignore else "")
+        + ": "
         + ("identical, byte for byte" if not differing else f"{differing} DIFFER")
     )
     sys.exit(1 if differing else 0)

@@ -188,8 +188,19 @@ def test_options_of_another_preset_are_refused_with_the_cli_spelling(
         == 2
     )
     assert "--coeff" in capsys.readouterr().err
-    assert main(["score", str(NEWS), "--coeff", "1.5", "--out", str(tmp_path / "o.jsonl")]) == 2
+    out = str(tmp_path / "o.jsonl")
+    assert main(["score", str(NEWS), "--preset", "ragas", "--coeff", "1.5", "--out", out]) == 2
     assert "between 0.0 and 1.0" in capsys.readouterr().err
+
+
+def test_the_default_rule_is_the_one_that_agrees_best_with_people() -> None:
+    # docs/figures/presets.md (benchmarks/lexical_presets.py): the deepeval rule's score has the
+    # best mean margin over word overlap on the development sets, and on examples/news.jsonl it
+    # passes every faithful summary and fails every flawed one; the ragas rule checks no fact.
+    from summscore.cli import make_scorer
+
+    for command in (["score", "x.jsonl"], ["serve"]):
+        assert make_scorer(build_parser().parse_args(command)).preset == "deepeval"
 
 
 def test_the_openai_judge_needs_a_key_and_never_echoes_one(

@@ -96,11 +96,11 @@ def test_only_the_edited_row_is_scored_again(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("changed", "rescored"),
     [
-        (["--preset", "deepeval"], True),
-        (["--coeff", "0.3"], True),
-        (["--no-length-penalty"], True),
+        (["--preset", "ragas"], True),
+        (["--n", "3"], True),
+        (["--threshold", "0.7"], True),
         (["--max-concurrency", "3", "--timeout", "30", "--max-retries", "1"], False),
-        (["--coeff", "0.5"], False),  # the default, named
+        (["--preset", "deepeval"], False),  # the default, named
     ],
 )
 def test_settings_that_change_a_number_score_the_rows_again_and_call_settings_do_not(

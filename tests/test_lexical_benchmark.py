@@ -33,8 +33,13 @@ def test_the_benchmark_prints_a_row_per_dataset_and_score_on_the_sample() -> Non
     datasets = {"summedits-sales_call", "summedits-sales_email", "frank-cnndm", "frank-xsum"}
     scores = {"alignment", "ragas", "deepeval", "unigram", "bigram"}
     assert scored == {(d, s) for d in datasets for s in scores}, done.stdout
-    assert sum("the better baseline" in line for line in done.stdout.splitlines()) == 4
-    assert "development sets" in done.stdout.splitlines()[-2]
+    verdicts = [r for r in done.stdout.splitlines() if "judge beats" in r or "does not beat" in r]
+    assert sum("the better baseline" in line for line in verdicts) == 4, done.stdout
+    assert any("development sets" in line for line in done.stdout.splitlines()[-4:])
+    # The acceptance rule of issue #36: the margins per cut, and the verdict.
+    margins = next(line for line in done.stdout.splitlines() if line.startswith("mean margin"))
+    assert all(f"{cut} " in margins for cut in ("all", "val", "test")), margins
+    assert any(line.startswith("acceptance rule: ") for line in done.stdout.splitlines())
     # FRANK's graded labels give the sample a rank correlation.
     frank = [r for r in rows if len(r) == 8 and r[0] == "frank-cnndm" and r[2] == "alignment"]
     assert frank and frank[0][5] != "-", done.stdout
@@ -104,3 +109,21 @@ def test_the_cascade_table_counts_llm_calls_against_the_llm_alone() -> None:
     (row,) = [line.split() for line in done.stdout.splitlines() if line.startswith("summedits")][1:]
     pairs, alone, cascade = int(row[1]), int(row[2]), int(row[3])
     assert pairs == 6 and 0 < cascade <= alone
+
+
+def test_the_margin_is_the_judge_minus_the_better_baseline_per_cut() -> None:
+    from factual_consistency import Pair
+    from fc_stats import cut_margin, primary
+
+    def pair(label: int, cut: str, graded: float | None = None) -> Pair:
+        return Pair("set", "id", "source", "summary", label, graded=graded, cut=cut)
+
+    pairs = [pair(1, "val"), pair(0, "val"), pair(1, "test"), pair(0, "test")]
+    judge = [0.9, 0.1, 0.2, 0.8]  # ranks the validation cut right, the test cut wrong
+    baselines = {"unigram": [0.5, 0.5, 0.5, 0.5], "bigram": [0.1, 0.9, 0.9, 0.1]}
+    sets = {"set": [0, 1, 2, 3]}
+    assert cut_margin(pairs, judge, baselines, sets, "val") == pytest.approx(1.0 - 0.5)
+    assert cut_margin(pairs, judge, baselines, sets, "test") == pytest.approx(0.0 - 1.0)
+    # Graded labels are judged on Spearman correlation.
+    graded = [pair(1, "val", 1.0), pair(0, "val", 0.5), pair(0, "val", 0.0)]
+    assert primary(graded, [0.3, 0.2, 0.1]) == pytest.approx(1.0)

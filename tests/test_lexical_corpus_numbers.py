@@ -52,6 +52,28 @@ def test_a_list_of_numbers_is_not_read_as_one() -> None:
     assert [a.key for a in quantities(normalize("in 2013, 400 people"))] == ["2013", "400"]
 
 
+@pytest.mark.parametrize(
+    ("written", "keys"),
+    [
+        ("$4.4-4.6 billion", ["4400000000", "4600000000"]),
+        ("10-12% higher", ["10%", "12%"]),
+        ("for 2024 to 1.0% from 1.5%", ["2024", "1%", "1.5%"]),  # "to" makes no range
+        ("a 5-4 ruling", ["5", "4"]),  # no scale after the second: nothing to share
+        ("in 2019-2020", ["2019", "2020"]),
+    ],
+)
+def test_the_first_end_of_a_range_takes_the_scale_of_the_second(
+    written: str, keys: list[str]
+) -> None:
+    assert [a.key for a in quantities(written)] == keys
+
+
+def test_a_range_written_short_agrees_with_the_source_written_out() -> None:
+    source = "Management expects fourth-quarter revenue between $4.4 billion and $4.6 billion."
+    (verdict,) = _verdicts(["The company expects $4.4-4.6 billion next quarter."], source)
+    assert verdict["verdict"] == "yes", verdict  # was "no": "the source gives 4400000000 ..."
+
+
 def test_a_caseless_amount_with_its_thousands_apart_agrees_with_the_source() -> None:
     source = "The appeal has now raised £50,000 for the families of troops killed in Iraq."
     (verdict,) = _verdicts(["the appeal has raised £50, 000 for the families of troops."], source)
@@ -98,15 +120,3 @@ def test_a_claim_naming_what_the_source_never_gives_keeps_half_its_support() -> 
 )
 def test_utf8_read_as_windows_1252_is_read_back(written: str, read: str) -> None:
     assert normalize(written) == read
-
-
-def test_a_mangled_pound_sign_is_money() -> None:
-    # XSum and CNN/DM as research corpora ship them write "£" as "#".
-    for written in ("more than # 1m was spent", "a #10.25m loan"):
-        (amount,) = quantities(written)
-        assert amount.unit == "money"
-    (rank,) = quantities("the #1 hit")
-    assert rank.unit != "money"
-    source = "Wandsworth Council paid the lettings agency £1m and 40 staff moved in 2014."
-    (verdict,) = _verdicts(["The agency was paid # 1m by the council in 2014."], source)
-    assert verdict["verdict"] == "yes"

@@ -351,3 +351,43 @@ def test_by_default_a_run_analyses_each_text_once(monkeypatch: pytest.MonkeyPatc
     assert len(analysed) == len(set(analysed))
     chosen = SummarizationScorer(llm=LexicalJudge(), preset="deepeval", max_concurrency=8)
     assert chosen.max_concurrency == 8
+
+
+def _answer(question: str, text: str) -> str:
+    reply = LexicalJudge().run(
+        "answers", {"text": text, "questions": [question], "vocabulary": ("yes", "no")}
+    )
+    return str(reply["answers"][0])
+
+
+def test_a_question_is_not_answered_by_another_name_in_the_slot_after_the_missing_one() -> None:
+    # The nearest content word before "Sara Lindqvist" is "executive", after it "lead": a rival
+    # beside "lead" stands in her place (the first question was answered "yes" when only the
+    # nearest side counted).
+    questions = [
+        "Does the text say that Northwind chief executive Sara Lindqvist will lead the combined "
+        "group?",
+        "Does the text say that Baltic Dairy's founder, Juris Ozols, will join the board?",
+    ]
+    swapped = (
+        "Baltic Dairy agreed to buy Northwind Foods for 1.3 billion euros, and Juris Ozols will "
+        "lead the combined group."
+    )
+    reply = LexicalJudge().run(
+        "answers", {"text": swapped, "questions": questions, "vocabulary": ("yes", "no")}
+    )
+    assert reply["answers"][0] == "no"
+    faithful = "Northwind's Sara Lindqvist will lead the combined group."
+    assert _answer(questions[0], faithful) == "yes"
+
+
+def test_a_number_left_out_with_no_word_beside_it_has_no_rival_elsewhere() -> None:
+    # "from 1.5%" stands beside no content word: the 4.5% of another clause is no rival of it
+    # (it was, and a faithful summary lost a point of coverage).
+    text = (
+        "The bank raised its main rate to 4.5%, its tenth increase in a row, and cut its 2024 "
+        "growth forecast to 1.0%."
+    )
+    question = "Does the text say that the bank cut its growth forecast for 2024 to 1.0% from 1.5%?"
+    assert _answer(question, text) == "yes"
+    assert _answer("Does the text say that the bank raised its main rate to 5.5%?", text) == "no"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from summscore import SummarizationScorer
 from summscore.cli import main
 from summscore.judges import LexicalJudge, OpenAIJudge
+from summscore.judges.lexical import MAX_TEXT_CHARS
 from summscore.judges.pricing import (
     check_fits,
     check_judge_fits,
@@ -156,7 +157,10 @@ def test_the_context_hook_reads_the_judge_model() -> None:
     judge = OpenAIJudge(openai.AsyncOpenAI(api_key="x"), "gpt-4o-mini")
     with pytest.raises(ValueError, match="contexts is about"):
         check_judge_fits(judge, long_text, field="contexts")
-    check_judge_fits(LexicalJudge(), long_text)  # reads no prompts: nothing to overflow
+    # The offline judge reads no prompts, so no context window: its own cap per text applies.
+    check_judge_fits(LexicalJudge(), long_text[:MAX_TEXT_CHARS])
+    with pytest.raises(ValueError, match="more than the offline judge reads in one text"):
+        check_judge_fits(LexicalJudge(), long_text)
     check_judge_fits(OpenAIJudge(openai.AsyncOpenAI(api_key="x"), "llama3.1"), long_text)
 
 

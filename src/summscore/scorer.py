@@ -225,6 +225,7 @@ class SummarizationScorer:
         # any call, instead of an opaque API error (models of unknown window are not checked).
         check_judge_fits(self.judge, text, field=fields.source)
         checked_summary = check_summary(summary, fields)
+        check_judge_fits(self.judge, checked_summary, field=fields.summary)
         questions = check_questions(assessment_questions, fields)
         # One source's requests may be kept together (see calls.affinity); a key any text of the case
         # holds is masked in every reply about it (see masking.replies).

@@ -176,6 +176,11 @@ class ProcessPoolJudge:
         # The offline judge's graded claim support counts only from a judge that declares it.
         self.grades_claims: bool = bool(getattr(probe, "grades_claims", False))
         self.cache_identity: str | None = getattr(probe, "cache_identity", None)
+        # The pooled judge's own size check (the offline judge's cap per text), made here before
+        # a case is sent (see judges.pricing.check_judge_fits).
+        fits = getattr(probe, "check_fits", None)
+        if callable(fits):
+            self.check_fits = fits
         self.workers = workers
         self._factory = factory
         self._pools: list[concurrent.futures.ProcessPoolExecutor] = []

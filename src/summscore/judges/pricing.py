@@ -160,7 +160,13 @@ def check_judge_fits(judge: Any, text: str, *, field: str = "source") -> None:
 
     The hook for the core: call it on the source before the first judge call, so a source longer
     than the model's context window is that row's clear error instead of an opaque API error.
+    A judge with its own limit (``check_fits(text, field)``: the offline judge's cap per text)
+    checks the text itself.
     """
+    own = getattr(judge, "check_fits", None)
+    if callable(own):
+        own(text, field)
+        return
     model = getattr(judge, "model", None)
     if getattr(judge, "reads_prompts", False) and isinstance(model, str) and model:
         check_fits(text, model, field=field)

@@ -251,6 +251,8 @@ class DeepEvalPreset(Preset):
                 inputs={
                     "preset": self.name,
                     "score": score,
+                    "alignment": alignment,
+                    "coverage": coverage,
                     "contradictions": contradictions,
                     "redundancies": redundancies,
                     "questions": missed,

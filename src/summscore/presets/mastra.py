@@ -148,6 +148,7 @@ class MastraPreset(Preset):
                     "score": score,
                     "alignment": alignment,
                     "coverage": coverage,
+                    "scale": opts.scale,
                     "unsupported": unsupported,
                     "questions": missed,
                 },

@@ -14,11 +14,11 @@ from typing import Any
 
 from ...errors import JudgeError
 from ..base import JudgeReply, JudgeRequest
+from ._reason import explain
 from ._tasks import (
     answer_questions,
     assess_claims,
     assess_questions,
-    explain,
     extract_claims,
     extract_keyphrases,
     extract_truths,
@@ -27,7 +27,17 @@ from ._tasks import (
     verdicts,
 )
 
-__all__ = ["LexicalJudge"]
+__all__ = ["MAX_TEXT_CHARS", "LexicalJudge"]
+
+# The most characters the judge reads in one text (a source, a summary, the evidence of one
+# request). Its work grows linearly with a text's length (benchmarks/lexical_adversarial.py
+# prints the worst seconds per MB); past the cap a row fails with an error naming the limit and
+# the text's size, as an LLM judge's context window does, instead of running for minutes.
+MAX_TEXT_CHARS = 1_000_000
+# The inputs of a request that hold whole texts (claims and questions are parts of them), and how
+# many times the cap each may be: the deepeval rule's evidence is the source's clauses joined
+# again, a little longer than the source.
+_TEXTS = (("text", 1), ("evidence", 2))
 
 
 class LexicalJudge:
@@ -44,11 +54,26 @@ class LexicalJudge:
     # for such a judge is 1 (depth first); a max_concurrency the user sets is kept.
     in_process = True
 
+    def __init__(self, *, max_text_chars: int = MAX_TEXT_CHARS) -> None:
+        if not max_text_chars > 0:
+            raise ValueError(f"max_text_chars must be positive, got {max_text_chars!r}")
+        self.max_text_chars = max_text_chars
+
+    def check_fits(self, text: str, field: str = "source") -> None:
+        """Raise ValueError naming ``field`` when ``text`` is longer than the judge reads (see
+        ``MAX_TEXT_CHARS``); the scorer calls it on a case's source and summary before judging."""
+        if len(text) > self.max_text_chars:
+            raise ValueError(
+                f"{field} is {len(text):,} characters, more than the offline judge reads in one "
+                f"text ({self.max_text_chars:,}); shorten it, split it, or use an LLM judge"
+            )
+
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         return JudgeReply(output=self.run(request.task, request.inputs))
 
     def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """Perform ``task`` on ``inputs`` (see :class:`summscore.judges.JudgeRequest`)."""
+        self._check_inputs(inputs)
         if task == "keyphrases":
             return {"keyphrases": extract_keyphrases(inputs["text"])}
         if task == "questions":
@@ -74,6 +99,7 @@ class LexicalJudge:
         """Like :meth:`run` for the judging tasks ("answers", "verdicts"), with a confidence
         (0 to 1) per answer or verdict: what a cascade decides by (see
         :class:`summscore.judges.cascade.CascadeJudge`)."""
+        self._check_inputs(inputs)
         if task == "answers":
             yes, no = tuple(inputs.get("vocabulary", ("yes", "no")))[:2]
             found = assess_questions(inputs["text"], inputs["questions"])
@@ -84,5 +110,19 @@ class LexicalJudge:
             return {"verdicts": [item for item, _ in judged]}, [c for _, c in judged]
         raise JudgeError(f"LexicalJudge gives no confidence for the task {task!r}")
 
+    def _check_inputs(self, inputs: Mapping[str, Any]) -> None:
+        """Every text of a request within the cap, whoever calls (the scorer checked the case's
+        texts already; a request's evidence may join the source's sentences)."""
+        for key, times in _TEXTS:
+            text = inputs.get(key)
+            if isinstance(text, str) and len(text) > self.max_text_chars * times:
+                raise ValueError(
+                    f"the {key} of a judge request is {len(text):,} characters, more than the "
+                    f"offline judge reads in one text ({self.max_text_chars * times:,}); shorten "
+                    "the source or the summary, split it, or use an LLM judge"
+                )
+
     def __repr__(self) -> str:
-        return "LexicalJudge()"
+        if self.max_text_chars == MAX_TEXT_CHARS:
+            return "LexicalJudge()"
+        return f"LexicalJudge(max_text_chars={self.max_text_chars})"

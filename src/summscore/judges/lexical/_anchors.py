@@ -41,6 +41,11 @@ _NUMBER = re.compile(
     r"|万|億|亿|千))?\s?(?P<pct>%|percent\b|per cent\b|％|パーセント)?))"
     r"(?P<money>(?i:\s*(?:dollars?|euros?|pounds?|yen|yuan|rupees?|元|円|ドル|美元)))?)"
 )
+# The second end of a range, with its scale or percent ("-4.6 billion", "–12%").
+_RANGE_END = re.compile(
+    r"\s?[-–]\s?(?:US\$|[$€£¥₹])?\d[\d,.]*\s?"
+    r"(?i:(?P<scale>thousand|million|billion|trillion|bn|mn|tn)\b|(?P<pct>%|percent\b|per cent\b))"
+)
 _CURRENCY_BEFORE = re.compile(r"(?:US\$|[$€£¥₹]|(?:USD|EUR|GBP|JPY|RMB)\s?)$")
 # A character every alternative of _CURRENCY_BEFORE holds: the search is skipped before numbers
 # with none of them in the four characters it reads (most numbers).
@@ -124,15 +129,6 @@ def _quantity_hint(word: str) -> int:
 _QUANTITY_HINTS: WordMemo[int] = WordMemo(_quantity_hint)
 
 
-def _mangled_pound(text: str, start: int, scaled: bool) -> bool:
-    """XSum and CNN/DM as research corpora ship write the pound sign as "#" ("# 1m", "#10.25m"):
-    money where the "#" stands apart from the digits, as a tokeniser sets it, or the amount has
-    a scale ("the #1 hit" is a rank)."""
-    if start == 0 or "#" not in text:
-        return False
-    return text[max(start - 2, 0) : start] == "# " or (scaled and text[start - 1] == "#")
-
-
 def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
     """Numbers in ``text`` with their kind and unit, in order of appearance. ``words``: the
     text's :func:`._words.ascii_words`, where the caller has them: they tell whether it holds
@@ -144,7 +140,6 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
     else:
         hints = set(map(_QUANTITY_HINTS.__getitem__, words))
         digits, spelled = _IS_NUMBER in hints, _HOLDS_NUMBER_WORD in hints
-    pound = "#" in text  # (what _mangled_pound needs, looked for once)
     for m in _NUMBER.finditer(text) if digits else ():
         written = m.group(0)
         value = parse_number(written)
@@ -160,6 +155,12 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
             else _CURRENCY_BEFORE.search(text, lead, start)
         )
         scale = scale_word.lower() if scale_word else ""
+        if not scale and not pct:
+            # The first end of a range takes the second's scale or percent: "$4.4-4.6 billion"
+            # is 4.4 billion, "10-12%" 10%. (Not "to": "for 2024 to 1.0%" is no range.)
+            after = _RANGE_END.match(text, stop)
+            if after is not None:
+                scale, pct = (after.group("scale") or "").lower(), after.group("pct")
         if scale:
             value *= SCALES.get(scale, 1.0)
         surface = text[currency.start() if currency else start : end].strip()
@@ -167,11 +168,7 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
             key = format_number(value) + "%"
             found.append(_new_anchor(Anchor, (key, "percent", start, surface, "%", False)))
             continue
-        money = (
-            currency is not None
-            or money_word is not None
-            or (pound and _mangled_pound(text, start, bool(scale)))
-        )
+        money = currency is not None or money_word is not None
         plain = not scale and not money
         # (An ordinal's suffix is written right after the digits.)
         ordinal = _ORDINAL.match(text, stop) if plain and text[stop : stop + 1].isalpha() else None
@@ -302,11 +299,16 @@ def _name_runs(text: str) -> list[list[tuple[int, str]]]:
 
 
 def _split_of(words: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
-    """ "Edmund Hillary of New Zealand" is a person and a place; "Bank of Canada" is one name."""
+    """ "Edmund Hillary of New Zealand" is a person and a place; "Bank of Canada" is one name.
+    (Cut at each "of" with two words or more before it, since the last cut, and one after.)"""
+    parts: list[list[tuple[int, str]]] = []
+    start = 0
     for i, (_, word) in enumerate(words):
-        if word == "of" and i >= 2 and i + 1 < len(words):
-            return [words[:i], *_split_of(words[i + 1 :])]
-    return [words]
+        if word == "of" and i - start >= 2 and i + 1 < len(words):
+            parts.append(words[start:i])
+            start = i + 1
+    parts.append(words[start:])
+    return parts
 
 
 def _marked_as_name(word: str) -> bool:

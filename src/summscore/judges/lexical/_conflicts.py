@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from ._direction import turned_change
 from ._doc import Doc
+from ._initials import initial_and_number
 from ._match import (
     anchor_in_doc,
     clip,
     fragments,
-    initial_and_number,
     pieces,
     ranked,
     recall,

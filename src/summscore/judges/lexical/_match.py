@@ -8,7 +8,8 @@ from functools import lru_cache
 
 from ._anchors import _at_sentence_start
 from ._doc import MEMO_LIMIT, Doc
-from ._lexicon import DEMONYMS, STOPWORDS, WORD_NUMBERS
+from ._initials import initial_and_number
+from ._lexicon import DEMONYMS, STOPWORDS
 from ._text import Span, make_span
 from ._words import content_tokens, normalize, stem
 
@@ -168,8 +169,49 @@ def spelled_out(acronym: str, text: str) -> bool:
 @lru_cache(maxsize=4096)
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
-    the same question many times)"""
-    return key in names or any(names_match(key, other) for other in names)
+    the same question many times). Among many names, only those filed under one of the key's
+    words are compared (see :func:`_filed`): a look-up costs what those are, not the text's
+    every name."""
+    if key in names:
+        return True
+    if len(names) <= _FEW_NAMES:
+        return any(names_match(key, other) for other in names)
+    filed = _filed(names)
+    seen: set[str] = set()
+    for word in _filed_under(key):
+        for other in filed.get(word, ()):
+            if other not in seen:
+                seen.add(other)
+                if names_match(key, other):
+                    return True
+    return False
+
+
+_FEW_NAMES = 8
+_ALNUM = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=16384)
+def _filed_under(name: str) -> frozenset[str]:
+    """The words a name is filed under: the runs of letters and digits and the word stems of the
+    name and of its form with countries written out. Two names :func:`names_match` share one:
+    one inside the other shares its runs, a run of stems its first stem, and the forms without
+    an honorific are parts of the names."""
+    _, place, _, stems = _forms(name)
+    found = set(stems) | set(_ALNUM.findall(name))
+    if place != name:
+        found |= set(_stems(place)) | set(_ALNUM.findall(place))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def _filed(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """``names`` by the words they are filed under (built once per set of names)."""
+    filed: dict[str, list[str]] = {}
+    for name in names:
+        for word in _filed_under(name):
+            filed.setdefault(word, []).append(name)
+    return {word: tuple(found) for word, found in filed.items()}
 
 
 @lru_cache(maxsize=4096)
@@ -253,62 +295,6 @@ def _surname_in(key: str, names: frozenset[str], text: str) -> bool:
     return bool(found) and all(
         text.startswith(capital, start) and _at_sentence_start(text, start) for start in found
     )
-
-
-# A name written as its initial and its number: "F1" for "Formula 1" and "Formula One", "C4" for
-# "Channel 4". The spelled-out word is no stopword ("about 1 hour" is no "A1").
-_INITIAL_NUMBER = re.compile(r"([a-z])(\d{1,2})")
-_INITIAL_NUMBER_WORD = re.compile(r"\b[a-z]\d{1,2}\b")
-_WORD_NUMBER = re.compile(r"\b([a-z]{3,})[ -](\d{1,2})\b")
-_SPELLED_NUMBERS = {str(value): word for word, value in WORD_NUMBERS.items() if value <= 20}
-_WORD_SPELLED_NUMBER = re.compile(
-    rf"\b([a-z]{{3,}})[ -](\d{{1,2}}|{'|'.join(_SPELLED_NUMBERS.values())})\b"
-)
-_NUMBER_OF = {word: number for number, word in _SPELLED_NUMBERS.items()}
-
-
-@lru_cache(maxsize=1024)
-def _written_apart(text: str) -> tuple[tuple[str, str], ...]:
-    """(word, number) for each word followed by a number of two digits at most ("formula 1"),
-    lower-cased (memoised: a statement is asked about each of its anchors in many passages)."""
-    found = _WORD_NUMBER.findall(text.lower())
-    return tuple((w, n) for w, n in found if w not in STOPWORDS)
-
-
-@lru_cache(maxsize=64)
-def _joined(text: str) -> frozenset[str]:
-    """The words of a text that are an initial and a number ("f1", "c4"), lower-cased."""
-    return frozenset(_INITIAL_NUMBER_WORD.findall(text.lower()))
-
-
-@lru_cache(maxsize=64)
-def _spelled_joined(text: str) -> frozenset[str]:
-    """The initial and number of each word of a text followed by a number, in digits or in words
-    ("Formula One" gives "f1"), lower-cased."""
-    return frozenset(
-        w[0] + _NUMBER_OF.get(n, n)
-        for w, n in _WORD_SPELLED_NUMBER.findall(text.lower())
-        if w not in STOPWORDS
-    )
-
-
-def initial_and_number(key: str, statement: Span, text: str) -> bool:
-    """Does ``text`` write as one word what the statement writes as a word and a number, or the
-    other way round? ``key`` is a number of the statement ("1" of "Formula 1": the text says
-    "F1"), a name the statement writes before a number ("formula"), or an initial and number
-    ("f1": the text says "Formula 1" or "Formula One")."""
-    if len(key) <= 3 and _INITIAL_NUMBER.fullmatch(key) is not None:
-        return key in _spelled_joined(text)
-    # (Most statements have no number of one or two digits: no text is read for them.)
-    if (len(key) > 2 and key.isdigit()) or not any(len(n) <= 2 for n in statement.numbers):
-        return False
-    apart = _written_apart(statement.text)
-    last = key.rsplit(" ", 1)[-1]
-    wanted = [w[0] + n for w, n in apart if n == key or w == last]
-    # (A substring test first: the text's words are read only where one may be there.)
-    if not any(w in text or w.upper() in text for w in wanted):
-        return False
-    return not _joined(text).isdisjoint(wanted)
 
 
 def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:

@@ -11,6 +11,7 @@ goes with which thing, read from word positions.
 
 from __future__ import annotations
 
+import bisect
 from operator import attrgetter
 
 from ._doc import Doc
@@ -55,23 +56,24 @@ def _rival_names(statement: Span, window: Span, missing: list[str] | None = None
 
 def _rival_numbers(statement: Span, window: Span, missing: list[str]) -> list[str]:
     """Numbers of the window that could stand for a missing one: same kind, and the same unit
-    where both have one (9 pieces for 8 pieces; not 50 metres for 8 o'clock)."""
-
-    def compatible(mine: str, theirs: str) -> bool:
-        if mine == theirs:
-            return True
-        # An unknown unit may be anything but money: "$2 million" is no rival of "5-4".
-        return (not mine or not theirs) and "money" not in (mine, theirs)
-
-    def rivals(key: str) -> set[str]:
+    where both have one (9 pieces for 8 pieces; not 50 metres for 8 o'clock). An unknown unit
+    may be anything but money ("$2 million" is no rival of "5-4"). (The window's numbers are
+    grouped by kind and unit once, and each group is taken once: linear in both.)"""
+    groups: dict[tuple[str | None, str], list[str]] = {}
+    for n in window.numbers - statement.numbers:
+        groups.setdefault((window.kinds.get(n), window.units.get(n, "")), []).append(n)
+    wanted: set[tuple[str | None, str]] = set()
+    any_unit: set[str | None] = set()  # kinds of a missing number of unknown unit
+    for key in missing:
         kind, unit = statement.kinds.get(key), statement.units.get(key, "")
-        return {
-            n
-            for n in window.numbers - statement.numbers
-            if window.kinds.get(n) == kind and compatible(unit, window.units.get(n, ""))
-        }
-
-    return sorted(set().union(*(rivals(k) for k in missing)))
+        if not unit:
+            any_unit.add(kind)
+            continue
+        wanted.add((kind, unit))
+        if unit != "money":
+            wanted.add((kind, ""))
+    wanted.update(g for g in groups if g[0] in any_unit and g[1] != "money")
+    return sorted(n for group in wanted for n in groups.get(group, ()))
 
 
 def _abbreviated_by(name: str, statement: Span) -> bool:
@@ -87,31 +89,45 @@ def _between(words: tuple[str, ...], a: int, b: int) -> set[str]:
 
 def _reversed_roles(statement: Span, window: Span) -> tuple[str, str] | None:
     """Two anchors in the opposite order around the same relation word, not explained by a
-    passive ("X bought Y" vs "Y was bought by X")."""
+    passive ("X bought Y" vs "Y was bought by X"). (Only anchors within 12 words of each other
+    are paired, found by their positions: linear in the anchors, not quadratic.)"""
     if len(statement.anchors & window.anchors) < 2:
         return None  # (no pair of anchors to turn round: their positions are not worked out)
     keys = [k for k in statement.positions if k in window.positions]
-    for i, a in enumerate(keys):
-        for b in keys[i + 1 :]:
-            if statement.kinds.get(a) != statement.kinds.get(b):
-                continue  # roles are swapped between two names, or two amounts, not across
-            sa, sb = statement.positions[a][0], statement.positions[b][0]
-            wa, wb = window.positions[a][0], window.positions[b][0]
-            if sa == sb or wa == wb or (sa < sb) == (wa < wb):
-                continue
-            if abs(sa - sb) > 12 or abs(wa - wb) > 12:
-                continue
-            if _crosses(statement.words, sa, sb, _BOUNDARY) or _crosses(
-                window.words, wa, wb, _BOUNDARY
-            ):
-                continue
-            mine = _between(statement.words, sa, sb)
-            theirs = _between(window.words, wa, wb)
-            if ("by" in mine) != ("by" in theirs):
-                continue
-            if any(word not in STOPWORDS for word in mine & theirs):  # a shared relation word
-                return a, b
+    for i, j in _close_pairs(keys, statement, 12):
+        a, b = keys[i], keys[j]
+        if statement.kinds.get(a) != statement.kinds.get(b):
+            continue  # roles are swapped between two names, or two amounts, not across
+        sa, sb = statement.positions[a][0], statement.positions[b][0]
+        wa, wb = window.positions[a][0], window.positions[b][0]
+        if sa == sb or wa == wb or (sa < sb) == (wa < wb):
+            continue
+        if abs(wa - wb) > 12:
+            continue
+        if _crosses(statement.words, sa, sb, _BOUNDARY) or _crosses(
+            window.words, wa, wb, _BOUNDARY
+        ):
+            continue
+        mine = _between(statement.words, sa, sb)
+        theirs = _between(window.words, wa, wb)
+        if ("by" in mine) != ("by" in theirs):
+            continue
+        if any(word not in STOPWORDS for word in mine & theirs):  # a shared relation word
+            return a, b
     return None
+
+
+def _close_pairs(keys: list[str], span: Span, reach: int) -> list[tuple[int, int]]:
+    """The pairs (i, j), i < j, of ``keys`` whose first positions in ``span`` are at most
+    ``reach`` words apart, in the order of a double loop over ``keys``."""
+    first = sorted((span.positions[k][0], i) for i, k in enumerate(keys))
+    starts = [p for p, _ in first]
+    found = []
+    for n, (p, i) in enumerate(first):
+        for _, j in first[n + 1 : bisect.bisect_right(starts, p + reach)]:
+            found.append((min(i, j), max(i, j)))
+        # (equal positions before n are paired when their own turn comes)
+    return sorted(found)
 
 
 def _neighbours(span: Span, index: int, reach: int = 3) -> set[str]:
@@ -130,14 +146,9 @@ def _neighbours(span: Span, index: int, reach: int = 3) -> set[str]:
     return found
 
 
-def _occupied(span: Span) -> set[int]:
+def _occupied(span: Span) -> frozenset[int]:
     """Word indexes covered by an anchor (a name's words, a number)."""
-    return {
-        i + k
-        for key, where in span.positions.items()
-        for i in where
-        for k in range(len(key.split()))
-    }
+    return span.occupied
 
 
 def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
@@ -168,25 +179,39 @@ def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
 
 def _detached(statement: Span, window: Span) -> tuple[str, str, str] | None:
     """A pair of anchors side by side in the statement ("Hillary of Nepal") that the source
-    keeps apart, where the second sits beside another anchor of the statement instead."""
+    keeps apart, where the second sits beside another anchor of the statement instead. (Anchors
+    are looked up by position, in the statement and in the window: linear in them.)"""
     if len(statement.anchors & window.anchors) < 3:
         return None  # (three anchors or none: their positions are not worked out)
     keys = [k for k in statement.positions if k in window.positions]
-    for a in keys:
-        for b in keys:
-            if a == b:
-                continue
+    after: dict[int, list[int]] = {}  # key index -> the keys 1 to 4 words after it
+    for i, j in _close_pairs(keys, statement, 4):
+        for x, y in ((i, j), (j, i)):
+            gap = statement.positions[keys[y]][0] - statement.positions[keys[x]][0]
+            if 0 < gap <= 4:
+                after.setdefault(x, []).append(y)
+    at: dict[int, list[int]] = {}  # word index in the window -> the keys there
+    for n, k in enumerate(keys):
+        for w in window.positions[k]:
+            at.setdefault(w, []).append(n)
+    for ia, a in enumerate(keys):
+        for ib in sorted(after.get(ia, ())):
+            b = keys[ib]
             sa, sb = statement.positions[a][0], statement.positions[b][0]
-            if not 0 < sb - sa <= 4 or _crosses(
-                statement.words, sa, sb, _BOUNDARY | {",", "、", "，"}
-            ):
+            if _crosses(statement.words, sa, sb, _BOUNDARY | {",", "、", "，"}):
                 continue
-            gap = min(abs(wb - wa) for wa in window.positions[a] for wb in window.positions[b])
-            if gap <= 6:
+            if _gap(window.positions[a], window.positions[b]) <= 6:
                 continue
             if statement.kinds.get(a) != "name" or statement.kinds.get(b) != "name":
                 continue
-            for c in keys:
+            near = {
+                n
+                for wb in window.positions[b]
+                for w in range(wb - 4, wb + 5)
+                for n in at.get(w, ())
+            }
+            for ic in sorted(near):
+                c = keys[ic]
                 if c in (a, b) or statement.kinds.get(c) != "name" or _near(statement, b, c):
                     continue  # b and c stand together in the statement too
                 for wb in window.positions[b]:
@@ -194,6 +219,18 @@ def _detached(statement: Span, window: Span) -> tuple[str, str, str] | None:
                         if abs(wb - wc) <= 4 and not _crosses(window.words, wb, wc, _BOUNDARY):
                             return a, b, c
     return None
+
+
+def _gap(these: tuple[int, ...], those: tuple[int, ...]) -> int:
+    """The least distance between a position of ``these`` and one of ``those``."""
+    ordered = sorted(those)
+    best = None
+    for p in these:
+        k = bisect.bisect_left(ordered, p)
+        for q in ordered[max(k - 1, 0) : k + 1]:
+            if best is None or abs(q - p) < best:
+                best = abs(q - p)
+    return best if best is not None else 0
 
 
 def _near(span: Span, a: str, b: str, within: int = 4) -> bool:
@@ -228,6 +265,29 @@ def _slot(statement: Span, entity: str) -> tuple[str, int] | None:
                 continue
             return canon(word), start - index
     return None
+
+
+def _sides(statement: Span, entity: str) -> list[tuple[str, int]]:
+    """The slots of ``entity`` on either side: the nearest content word after it and the nearest
+    before it (each as :func:`_slot` gives one). "Sara Lindqvist will lead" stands beside
+    "executive" before it and "lead" after it; a rival beside either stands in its place."""
+    start = statement.positions[entity][0]
+    end = start + len(entity.split()) - 1
+    occupied = _occupied(statement)
+    found = []
+    for origin, direction in ((end, 1), (start, -1)):
+        for step in (1, 2, 3, 4):
+            index = origin + direction * step
+            if not 0 <= index < len(statement.words):
+                break
+            if _crosses(statement.words, origin, index, _BOUNDARY | {",", "、", "，"}):
+                break
+            word = statement.words[index]
+            if word in STOPWORDS or not word.isalpha() or index in occupied:
+                continue
+            found.append((canon(word), start - index))
+            break
+    return found
 
 
 _SPEECH = frozenset("said says told announced added stated reported confirmed wrote".split())
@@ -299,13 +359,19 @@ def _misattributed(statement: Span, doc: Doc) -> tuple[str, list[str], str] | No
 
 
 def _slotted(statement: Span, window: Span, missing: list[str], rivals: list[str]) -> list[str]:
-    """The rivals that stand where a missing anchor stood (next to the same content word).
-    Without a usable slot (CJK text, no content word nearby) every rival counts."""
-    slots = [_slot(statement, m) for m in missing if m in statement.positions]
-    usable = [s for s in slots if s is not None]
-    if not usable:
+    """The rivals that stand where a missing anchor stood (next to the same content word, on
+    either side). In CJK text, which has no such slots, every rival counts. Elsewhere a missing
+    amount with no content word nearby ("to 1.0% from 1.5%") has no rival, and a missing year
+    (the when of the whole statement, "In 1953 Edmund Hillary ...") has every other year."""
+    if has_cjk(statement.text):
         return rivals
-    found = {r for slot in usable for r in _in_slot(window, *slot, rivals)}
+    found: set[str] = set()
+    for m in missing:
+        sides = _sides(statement, m) if m in statement.positions else []
+        for slot in sides:
+            found.update(_in_slot(window, *slot, rivals))
+        if not sides and statement.kinds.get(m) == "year":
+            found.update(r for r in rivals if window.kinds.get(r) == "year")
     # The subject slot: the statement opens with the missing name, the passage with a rival.
     if any(statement.positions.get(m, (-1,))[0] == 0 for m in missing):
         found |= {r for r in rivals if 0 in window.positions.get(r, ())}

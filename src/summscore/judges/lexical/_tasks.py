@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, islice
 from operator import attrgetter
 from typing import Any
@@ -25,7 +25,6 @@ __all__ = [
     "answer_questions",
     "assess_claims",
     "assess_questions",
-    "explain",
     "extract_claims",
     "extract_keyphrases",
     "extract_truths",
@@ -311,31 +310,3 @@ def _judge_claim(claim: str, doc: Doc, common: frozenset[str]) -> Verdict:
     if written != claim and verdict.level == SUPPORTED:
         return Verdict(UNKNOWN, "the claim leaves out a word (UNK) the source may have", 0.5)
     return verdict
-
-
-def explain(inputs: Mapping[str, Any]) -> str:
-    """A deterministic reason from the evidence the preset passes to the reason task."""
-    score = inputs.get("score")
-    head = (
-        f"The score is {score:.2f} because "
-        if isinstance(score, (int, float))
-        else "The score reflects that "
-    )
-    problems: list[str] = []
-    contradictions = [c for c in inputs.get("contradictions", []) or [] if c]
-    extra = [r for r in inputs.get("redundancies", []) or [] if r]
-    unsupported = inputs.get("unsupported", []) or []
-    missed = inputs.get("questions", []) or []
-    if contradictions:
-        problems.append(
-            f"{len(contradictions)} claim(s) contradict the source ({contradictions[0]})"
-        )
-    if extra:
-        problems.append(f"{len(extra)} claim(s) are not supported by the source")
-    if unsupported:
-        problems.append(f"{len(unsupported)} claim(s) are not supported by the source")
-    if missed:
-        problems.append(f"the summary misses {len(missed)} key point(s), e.g. {missed[0]!r}")
-    if not problems:
-        return head + "the summary agrees with the source and covers its key points."
-    return head + "; ".join(problems) + "."

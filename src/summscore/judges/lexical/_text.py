@@ -238,6 +238,16 @@ class Span:
                 found.setdefault(key, []).append(max(bisect.bisect_right(starts, offset) - 1, 0))
         return {k: tuple(v) for k, v in found.items()}
 
+    @cached_property
+    def occupied(self) -> frozenset[int]:
+        """Word indexes covered by an anchor (a name's words, a number)."""
+        return frozenset(
+            i + k
+            for key, where in self.positions.items()
+            for i in where
+            for k in range(key.count(" ") + 1)
+        )
+
 
 def make_span(text: str, *, question: bool = False, common: frozenset[str] = frozenset()) -> Span:
     """Analyse one sentence or statement. ``common`` holds the words the surrounding document
@@ -282,7 +292,7 @@ def _copy(span: Span, **changes: Any) -> Span:
     fields = new.__dict__
     fields.update(span.__dict__)
     if "entities" in changes:
-        for worked_out in ("positions", "kinds", "surfaces"):
+        for worked_out in ("positions", "kinds", "surfaces", "occupied"):
             fields.pop(worked_out, None)
     fields.update(changes)
     return new

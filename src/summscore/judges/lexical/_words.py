@@ -15,7 +15,6 @@ from functools import lru_cache
 from typing import Generic, TypeVar
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
-from ._repair import quarters_first
 
 __all__ = [
     "WordMemo",
@@ -104,8 +103,6 @@ def normalize(text: str) -> str:
         text = _detokenize(text)
     if ", " in text and _SPACED_THOUSANDS_HINT.search(text) is not None:
         text = _SPACED_THOUSANDS.sub(_thousands, text)
-    if "Q" in text:
-        text = quarters_first(text)
     return text
 
 

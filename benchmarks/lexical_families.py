@@ -1,0 +1,365 @@
+"""The rule families of the offline judge, each as the patches that switch it off (for
+``lexical_ablation.py``).
+
+A family is a rule the judge applies on top of its core (content words, numbers and names found
+or not, the best matching passage, rival anchors in it, graded support). Switching one off
+replaces the functions or tables it consists of with what the judge would do without it (a check
+that never fires, a rewrite that leaves the text as it is), in every module of
+``summscore.judges.lexical`` that holds them, and empties the package's memos. A patch whose
+target no longer exists is an error: a family deleted from the judge is deleted here too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["FAMILIES", "Family", "switch_off"]
+
+PACKAGE = "summscore.judges.lexical"
+_NEVER = re.compile(r"(?!)")  # a pattern that matches nothing
+
+
+def _false(*_: Any, **__: Any) -> bool:
+    return False
+
+
+def _none(*_: Any, **__: Any) -> None:
+    return None
+
+
+def _empty(*_: Any, **__: Any) -> list[Any]:
+    return []
+
+
+def _same(value: Any, *_: Any, **__: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Patch:
+    """Replace ``attribute`` of ``module`` (relative to the package) with ``value``; with
+    ``everywhere``, also every other module of the package that imported the same object."""
+
+    module: str
+    attribute: str
+    value: Any
+    everywhere: bool = True
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    what: str
+    patches: tuple[Patch, ...]
+    # Only the lenient question check reads it: alignment cannot move, the final score can.
+    questions_only: bool = False
+
+
+def _family(name: str, what: str, *patches: Patch, questions_only: bool = False) -> Family:
+    return Family(name, what, patches, questions_only)
+
+
+def _function_opposites_off() -> dict[str, frozenset[str]]:
+    return {}
+
+
+def _negation_at_without_denying_verbs() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot)\b|n't\b)([^.;:!?,]{0,80})",
+        re.IGNORECASE,
+    )
+
+
+def _listed_opposites(token: str) -> frozenset[str]:
+    opposites = importlib.import_module(f"{PACKAGE}._opposites")
+    return opposites.OPPOSITES.get(token, frozenset())  # type: ignore[no-any-return]
+
+
+def _split_of_off(words: list[Any]) -> list[list[Any]]:
+    return [words]
+
+
+FAMILIES: tuple[Family, ...] = (
+    # -------------------------------------------------------------------------------- names
+    _family(
+        "acronyms",
+        'an acronym is its spelled-out name ("FDA": "Food and Drug Administration")',
+        Patch("_match", "spelled_out", _false),
+        Patch("_match", "abbreviated", _false),
+    ),
+    _family(
+        "honorifics",
+        '"Mr Balls" is "Ed Balls" (a leading honorific dropped)',
+        Patch("_match", "_bare", _same),
+    ),
+    _family(
+        "countries",
+        'a country is its adjective and short names ("Japanese" ~ "Japan", "US" ~ "America")',
+        Patch("_match", "_place", _same),
+    ),
+    _family(
+        "plural-acronyms",
+        '"CNNs", "MPs" name "CNN", "MP"',
+        Patch("_anchors", "_plural_acronym", _false),
+    ),
+    _family(
+        "name-adjectives",
+        '"AI-powered", "London-based" name "AI", "London"',
+        Patch("_anchors", "_NAME_ADJECTIVE", ()),
+    ),
+    _family(
+        "split-of",
+        '"Edmund Hillary of New Zealand" is two names',
+        Patch("_anchors", "_split_of", _split_of_off),
+    ),
+    _family(
+        "lone-openers",
+        '"Users", "Members" opening a sentence are no name',
+        Patch("_anchors", "LONE_OPENERS", frozenset()),
+    ),
+    _family(
+        "written-out-periods",
+        '"Q3" is "the third quarter", "YoY" "year-over-year"',
+        Patch("_match", "_WRITTEN_OUT", {}),
+    ),
+    _family(
+        "surnames",
+        'a surname that opens every sentence it is in ("Rowling faced ...") gives the full name',
+        Patch("_match", "_surname_in", _false),
+    ),
+    _family(
+        "initial-and-number",
+        '"F1" is "Formula 1" and "Formula One", "C4" "Channel 4"',
+        Patch("_initials", "initial_and_number", _false),
+    ),
+    # ------------------------------------------------------------------------------ numbers
+    _family(
+        "numbers-in-words",
+        '"twenty-five" is 25, "two hundred and fifty" 250',
+        Patch("_anchors", "_NUMBER_WORDS", frozenset()),
+    ),
+    _family(
+        "units",
+        '"450 children" is no rival of "450 metres" (the counted noun of an amount)',
+        Patch("_anchors", "_unit_after", lambda *_: ""),
+    ),
+    _family(
+        "ordinals",
+        '"the 70th anniversary" ranks, it does not count',
+        Patch("_anchors", "_ORDINAL", _NEVER),
+    ),
+    # ---------------------------------------------------------------------- dates and time
+    _family(
+        "moved-dates",
+        "a weekday, month or quarter the matching passage gives as another",
+        Patch("_moved", "_DATES", ()),
+        Patch("_moved", "periods", lambda *_: set()),
+    ),
+    _family(
+        "time-spans",
+        '"30 years" where the matching passage says "30 days"',
+        Patch("_moved", "_other_span", _none),
+    ),
+    # ----------------------------------------------------------------------------- negation
+    _family(
+        "negation-flip",
+        "a flipped negation in the matching piece of the passage",
+        Patch("_conflicts", "_negation_shared", _false),
+    ),
+    _family(
+        "negation-scope",
+        "what a negation denies, said with the other polarity in one piece of the passage",
+        Patch("_conflicts", "_flipped_scope", _none),
+    ),
+    _family(
+        "denial-unbacked",
+        'a claim with "not" where the passage says it without',
+        Patch("_support", "_denial_unbacked", _false),
+    ),
+    _family(
+        "denying-verbs",
+        '"failed to", "refused to", "declined to comment" deny as "not" does',
+        Patch("_negation", "_DENIES", _NEVER),
+        Patch("_negation", "_NEGATION_AT", _negation_at_without_denying_verbs()),
+    ),
+    _family(
+        "set-phrases",
+        '"no doubt", "not only", "no more than" deny nothing',
+        Patch("_negation", "_NOT_DENIALS", _NEVER),
+    ),
+    # ---------------------------------------------------------------------------- opposites
+    _family(
+        "opposites",
+        "an opposite word in the matching piece (every kind below)",
+        Patch("_conflicts", "turned_word", _none),
+    ),
+    _family(
+        "prefix-opposites",
+        '"limited" / "unlimited", "direct" / "indirect"',
+        Patch("_opposites", "opposites", _listed_opposites),
+    ),
+    _family(
+        "function-word-opposites",
+        "more / less, before / after, compared as written",
+        Patch("_opposites", "_FUNCTION_OPPOSITES", _function_opposites_off()),
+    ),
+    _family(
+        "dated-last",
+        '"last weekend" is no opposite of "first"',
+        Patch("_opposites", "_dated", _false),
+    ),
+    _family(
+        "compared-other-way",
+        '"women earn less than men" is "men earn more than women"',
+        Patch("_opposites", "compared_the_other_way", _false),
+    ),
+    # ---------------------------------------------------------------------------- direction
+    _family(
+        "direction",
+        'an amount moving the other way ("down 17%" where the source says "up 17%")',
+        Patch("_conflicts", "turned_change", _none),
+    ),
+    # ---------------------------------------------------------------- structure (doubts)
+    _family(
+        "reversed-roles",
+        "two anchors in reversed roles around the same relation word (a doubt)",
+        Patch("_conflicts", "_reversed_roles", _none),
+    ),
+    _family(
+        "detached-names",
+        "a name the passage pairs with another (a doubt)",
+        Patch("_conflicts", "_detached", _none),
+    ),
+    _family(
+        "swapped-amounts",
+        "an amount said of another thing (a doubt)",
+        Patch("_conflicts", "_swapped_amounts", _none),
+    ),
+    _family(
+        "misattribution",
+        "a name the source connects with other content (a doubt)",
+        Patch("_conflicts", "_misattributed", _none),
+    ),
+    # ------------------------------------------------------------------ contradiction core
+    _family(
+        "rival-numbers",
+        "another number of the same kind and unit in the matching passage",
+        Patch("_conflicts", "_rival_numbers", _empty, everywhere=False),
+    ),
+    _family(
+        "rival-names",
+        "another name of the same kind in the matching passage",
+        Patch("_conflicts", "_rival_names", _empty, everywhere=False),
+    ),
+    _family(
+        "fragments",
+        "a claim is also checked fragment by fragment",
+        Patch("_conflicts", "fragments", _empty, everywhere=False),
+    ),
+    _family(
+        "slots",
+        "for questions, a rival counts only in the missing anchor's slot",
+        Patch("_conflicts", "_slotted", lambda statement, window, missing, rivals: rivals),
+        questions_only=True,
+    ),
+    # ---------------------------------------------------------------------- support
+    _family(
+        "verbatim",
+        "a claim copied word for word is supported",
+        Patch("_support", "_verbatim", _false),
+    ),
+    _family(
+        "absent-weight",
+        "a claim naming what the source never gives keeps half its support (else 0.8)",
+        Patch("_tasks", "ABSENT", 0.8, everywhere=False),
+    ),
+    _family(
+        "graded-support",
+        "alignment is the mean graded support (else the share of yes)",
+        Patch("", "LexicalJudge.grades_claims", False, everywhere=False),
+    ),
+    _family(
+        "synonyms",
+        'light synonym folding ("firm" ~ "company")',
+        Patch("_words", "_SYNONYM_HEADS", {}, everywhere=False),
+    ),
+    _family(
+        "placeholders",
+        'a summariser\'s "UNK" names nothing, and leaves its claim unknown',
+        Patch("_tasks", "without_placeholders", _same),
+    ),
+    # ------------------------------------------------------------------- corpus text
+    _family(
+        "glued-sentences",
+        '"debt.But" is two sentences',
+        Patch("_repair", "unglued", _same),
+    ),
+    _family(
+        "detokenise",
+        'Penn-Treebank tokens read as written ("3 , 800", "-lrb-")',
+        Patch("_words", "_detokenize", _same),
+    ),
+    _family(
+        "spaced-thousands",
+        '"£50, 000" is 50,000',
+        Patch("_words", "_SPACED_THOUSANDS_HINT", _NEVER),
+    ),
+    _family(
+        "mojibake",
+        '"Â£1.3bn" is "£1.3bn"',
+        Patch("_words", "_MOJIBAKE", _NEVER),
+    ),
+)
+
+BY_NAME = {family.name: family for family in FAMILIES}
+
+
+def _target(module: str) -> Any:
+    return importlib.import_module(f"{PACKAGE}.{module}" if module else PACKAGE)
+
+
+def _set(owner: Any, attribute: str, value: Any) -> Any:
+    """Set a (possibly dotted: "Class.attribute") attribute; the old value."""
+    *path, last = attribute.split(".")
+    for step in path:
+        owner = getattr(owner, step)
+    if not hasattr(owner, last):
+        raise AttributeError(f"{owner!r} has no {last!r}: was the family removed from the judge?")
+    old = getattr(owner, last)
+    setattr(owner, last, value)
+    return old
+
+
+def switch_off(names: list[str]) -> None:
+    """Apply the patches of the families ``names``, then empty every memo of the package."""
+    for name in names:
+        for patch in BY_NAME[name].patches:
+            old = _set(_target(patch.module), patch.attribute, patch.value)
+            if not patch.everywhere:
+                continue
+            for module_name, module in list(sys.modules.items()):
+                if (
+                    module_name.startswith(PACKAGE)
+                    and getattr(module, patch.attribute, None) is old
+                ):
+                    setattr(module, patch.attribute, patch.value)
+    _clear_memos()
+
+
+def _clear_memos() -> None:
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith(PACKAGE):
+            continue
+        for value in vars(module).values():
+            if isinstance(value, type):
+                continue
+            clear: Callable[[], None] | None = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+    docs = importlib.import_module(f"{PACKAGE}._doc")
+    docs._cache = docs._DocCache()
