@@ -264,7 +264,12 @@ def test_the_first_run_report_fails_the_flawed_and_passes_the_faithful(
         out = ROOT / "summscore-out"
         out.mkdir(exist_ok=True)
         height = _js(browser, "return document.documentElement.scrollHeight")
-        browser.set_window_size(1280, min(int(height), 6000))
+        full = min(int(height), 8000)  # the whole page in one picture
+        browser.set_window_size(1280, full)
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": full, "deviceScaleFactor": 1, "mobile": False},
+        )
         browser.save_screenshot(str(out / "first-run.png"))
         assert (out / "first-run.png").stat().st_size > 0
     finally:
