@@ -3,7 +3,7 @@ rounding, the redaction of secrets, the retry policy and sender, resume and its 
 
     python3 -m venv .venv-mutation
     .venv-mutation/bin/pip install -e ".[all,dev]" -c constraints/ci.txt && .venv-mutation/bin/pip install mutmut
-    .venv-mutation/bin/python benchmarks/mutation.py [--jobs 2] [--work /tmp/summscore-mutation]
+    .venv-mutation/bin/python benchmarks/mutation.py [--jobs 2] [--only files.resume] [--work DIR]
 
 mutmut (3.x; it wants a newer click than deepeval's pin allows, hence a venv of its own) mutates
 each function of those modules one change at a time (an operator, a constant, a comparison, a
@@ -91,10 +91,10 @@ def _copy_repository(work: Path) -> None:
             shutil.copy2(source, target)
 
 
-def _configure(work: Path) -> None:
+def _configure(work: Path, modules: list[str]) -> None:
     config = {
         "source_paths": ["src/"],
-        "only_mutate": [pattern for patterns in MODULES.values() for pattern in patterns],
+        "only_mutate": [pattern for module in modules for pattern in MODULES[module]],
         # Everything beside src/ (tests read examples/, docs/, benchmarks/ ...).
         "also_copy": sorted(
             p.name + ("/" if p.is_dir() else "") for p in work.iterdir() if p.name != "src"
@@ -159,12 +159,22 @@ def table(status: dict[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, default=Path("/tmp/summscore-mutation"))
+    parser.add_argument("--work", type=Path, help="default /tmp/summscore-mutation[-MODULE]")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once")
+    parser.add_argument(
+        "--only",
+        choices=sorted(MODULES),
+        action="append",
+        help="mutate this module only (repeatable); its own --work by default",
+    )
     parser.add_argument(
         "--report-only", action="store_true", help="read the results of the last run in --work"
     )
     args = parser.parse_args(argv)
+    modules = args.only or sorted(MODULES)
+    if args.work is None:
+        suffix = "" if args.only is None else "-" + "-".join(sorted(args.only)).replace(".", "_")
+        args.work = Path(f"/tmp/summscore-mutation{suffix}")
     python = sys.executable
     if not args.report_only:
         try:
@@ -175,13 +185,18 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
         _copy_repository(args.work)
-        _configure(args.work)
+        _configure(args.work, modules)
         log = args.work.parent / f"{args.work.name}.log"
         with log.open("w", encoding="utf-8") as out:
             # Tests that start a python of their own (the CLI in a subprocess) must import the
             # mutated copy too, not the checkout an editable install points at; mutmut passes
             # the mutant's name on in the environment.
-            env = {**os.environ, "PYTHONPATH": f"{args.work / 'mutants' / 'src'}"}
+            # The folder must exist before mutmut starts: a sys.path entry missing at start-up
+            # is cached as "nothing here" for the whole process, and the tests mutmut runs in
+            # it would then import the checkout (and find no mutant called by any test).
+            mutated = args.work / "mutants" / "src"
+            mutated.mkdir(parents=True)
+            env = {**os.environ, "PYTHONPATH": str(mutated)}
             done = subprocess.run(
                 [python, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
                 cwd=args.work,
