@@ -60,10 +60,20 @@ TESTS = [
     "tests/test_cli.py",
     "tests/test_cli_streaming.py",
     "tests/test_cli_resume_identity.py",
+    "tests/test_resume.py",
     "tests/test_cli_out_checks.py",
     "compat/test_leaks.py",
     "compat/test_faults.py",
 ]
+# Why the mutants of files/fingerprint.py that only respell what is hashed are equivalent:
+# fingerprints are compared only with others of the same summscore version (its version is
+# hashed), so any one-to-one change of the hashed text keeps equal rows equal and others apart.
+_RENAMED = (
+    "a settings key renamed: every fingerprint changes at once, equal settings still hash equal"
+)
+_UNSORTED = "keys not sorted: the settings are a literal dict and the options a dataclass's fields, in a fixed order"
+_NO_DEFAULT = "no converter for values JSON cannot write: every preset option is validated as a number, bool, str or None, so none reaches it"
+_SPELLING = "another spelling of the same JSON (escapes, separators): one text still gives one digest, two texts two"
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -71,6 +81,39 @@ EXPLAINED: dict[str, str] = {
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_2": 'None read as str(None), "none": no verdict, as ""',
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_4": 'None read as "XXXX": no verdict, as ""',
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_23": 'no leading word read as "XXXX": no verdict, as ""',
+    "summscore.files.fingerprint.x_run_settings__mutmut_2": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_3": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_4": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_5": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_6": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_7": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_9": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_10": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_11": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_12": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_15": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_19": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_22": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_16": _NO_DEFAULT,
+    "summscore.files.fingerprint.x_run_settings__mutmut_20": _NO_DEFAULT,
+    "summscore.files.fingerprint.x__type_name__mutmut_1": _NO_DEFAULT,
+    "summscore.files.fingerprint.x_run_settings__mutmut_17": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_21": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_23": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_27": "a 64-byte settings digest, not 16: still the key of every fingerprint, equal for equal settings",
+    "summscore.files.fingerprint.x_run_settings__mutmut_33": '"UTF-8" for "utf-8": one codec',
+    "summscore.files.fingerprint.x_fingerprint__mutmut_7": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_8": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_10": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_11": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_12": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_13": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_14": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_27": '"UTF-8" for "utf-8": one codec',
+    "summscore.files.resume.xǁResumeStateǁload__mutmut_26": "every usable record queued in `more` (none in `by_print`): _first_free reads both in file order, so the same record is handed out",
+    "summscore.files.resume.xǁResumeStateǁrelease__mutmut_3": "old.pop without a default: a claimed record is always in `old` when released (claim returns only keys of `old`, and each claim is released once)",
+    "summscore.files.resume.xǁResumeStateǁrelease__mutmut_4": "a released key left in `taken`: it has left `old`, so no claim returns it and finish() never sees it",
+    "summscore.calls.policy.x_repair_feedback__mutmut_2": 'the repair prompt\'s sentence starts "your" (lower case): the judge is asked the same',
 }
 
 

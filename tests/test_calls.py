@@ -194,3 +194,58 @@ async def test_a_cut_off_reply_is_asked_again_and_kept_with_a_warning_only_at_th
     )
     assert answers == ["1", "0"] and CutOff.calls == 2
     assert any("cut off" in w for w in log.warnings)
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"max_retries": 2.5},
+        {"max_retries": "3"},
+        {"repair_retries": True},
+        {"backoff": True},
+        {"max_backoff": "30"},
+        {"timeout": True},
+        {"timeout": "120"},
+    ],
+)
+def test_a_limit_of_the_wrong_type_is_refused_with_its_name(limits: dict) -> None:
+    [name] = limits
+    with pytest.raises(ValueError, match=name):
+        CallPolicy(**limits)
+
+
+@pytest.mark.parametrize(
+    ("message", "rate_limit", "auth"),
+    [
+        ("HTTP 429 Too Many Requests", True, False),
+        ("Rate limit reached for gpt-4o-mini", True, False),
+        ("HTTP 401 Unauthorized", False, True),
+        ("HTTP 403 Forbidden", False, True),
+        ("HTTP 404 Not Found", False, False),
+        ("HTTP 500 Internal Server Error", False, False),
+    ],
+)
+def test_rate_limits_and_refused_keys_are_told_from_other_failures(
+    message: str, rate_limit: bool, auth: bool
+) -> None:
+    from summscore.calls.policy import is_auth_failure, is_rate_limit
+
+    assert is_rate_limit(TransientJudgeError(message)) is rate_limit
+    assert is_auth_failure(JudgeError(message)) is auth
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        {"input_tokens": 120},
+        {"output_tokens": 30},
+        {"cost": 0.002},
+        {"input_tokens": 120, "output_tokens": 30, "cost": 0.002},
+    ],
+)
+def test_a_reply_adds_every_count_its_judge_reported(counts: dict) -> None:
+    from summscore.calls.policy import reply_usage
+
+    usage = reply_usage(JudgeReply(output="{}", **counts))
+    assert usage.judge_calls == 1
+    assert {name: getattr(usage, name) for name in counts} == counts
