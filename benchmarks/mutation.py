@@ -61,6 +61,7 @@ TESTS = [
     "tests/test_cli_streaming.py",
     "tests/test_cli_resume_identity.py",
     "tests/test_resume.py",
+    "tests/test_reply_cache.py",
     "tests/test_cli_out_checks.py",
     "compat/test_leaks.py",
     "compat/test_faults.py",
@@ -74,6 +75,8 @@ _RENAMED = (
 _UNSORTED = "keys not sorted: the settings are a literal dict and the options a dataclass's fields, in a fixed order"
 _NO_DEFAULT = "no converter for values JSON cannot write: every preset option is validated as a number, bool, str or None, so none reaches it"
 _SPELLING = "another spelling of the same JSON (escapes, separators): one text still gives one digest, two texts two"
+_SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
+_ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -114,6 +117,11 @@ EXPLAINED: dict[str, str] = {
     "summscore.files.resume.xǁResumeStateǁrelease__mutmut_3": "old.pop without a default: a claimed record is always in `old` when released (claim returns only keys of `old`, and each claim is released once)",
     "summscore.files.resume.xǁResumeStateǁrelease__mutmut_4": "a released key left in `taken`: it has left `old`, so no claim returns it and finish() never sees it",
     "summscore.calls.policy.x_repair_feedback__mutmut_2": 'the repair prompt\'s sentence starts "your" (lower case): the judge is asked the same',
+    f"{_SENDER}_retry__mutmut_28": "tenacity waits only after an attempt failed: its outcome is always set",
+    f"{_SENDER}_delay__mutmut_7": "getattr without a default: only TransientJudgeError is retried, and it always has retry_after (None when not sent)",
+    f"{_SENDER}_delay__mutmut_36": _ZERO_CEILING,
+    f"{_SENDER}_delay__mutmut_43": _ZERO_CEILING,
+    "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
 }
 
 

@@ -249,3 +249,86 @@ def test_a_reply_adds_every_count_its_judge_reported(counts: dict) -> None:
     usage = reply_usage(JudgeReply(output="{}", **counts))
     assert usage.judge_calls == 1
     assert {name: getattr(usage, name) for name in counts} == counts
+
+
+async def test_a_later_retry_after_is_honoured_too() -> None:
+    script = {
+        "answers": Seq(
+            [
+                TransientJudgeError("503"),
+                TransientJudgeError("429", retry_after=7.0),
+                {"answers": ["1"]},
+            ]
+        )
+    }
+    c, judge, slept = caller(script, backoff=0.5, max_backoff=4)
+    assert await ask(c) == ["1"] and len(judge.requests) == 3
+    assert 0 < slept[0] <= 0.5 and 7.0 <= slept[1] < 7.2
+
+
+@pytest.mark.parametrize("hint", [0, 0.5])
+async def test_a_retry_after_under_a_second_is_waited_as_given_not_backed_off(hint: float) -> None:
+    c, _, slept = caller(
+        {"answers": Seq([TransientJudgeError("429", retry_after=hint), {"answers": ["1"]}])},
+        backoff=8,
+        max_backoff=8,
+    )
+    assert await ask(c) == ["1"]
+    assert hint <= slept[0] < hint + 0.2
+
+
+async def test_a_permanent_error_on_a_retry_ends_the_retries() -> None:
+    c, judge, _ = caller(
+        {"answers": Seq([TransientJudgeError("503"), JudgeError("HTTP 400 bad request")])},
+        max_retries=4,
+    )
+    with pytest.raises(JudgeError, match="HTTP 400"):
+        await ask(c)
+    assert len(judge.requests) == 2
+
+
+async def test_a_streams_max_concurrency_bounds_its_requests_in_flight() -> None:
+    in_flight = peak = 0
+
+    class Counting(ScriptedJudge):
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            nonlocal in_flight, peak
+            in_flight += 1
+            peak = max(peak, in_flight)
+            try:
+                await asyncio.sleep(0.005)
+                return await super().complete(request)
+            finally:
+                in_flight -= 1
+
+    s = SummarizationScorer(llm=Counting(ragas_script()), prompts="own", max_concurrency=16)
+    stream = s.ascore_stream(((f"source {i}", "summary") for i in range(12)), max_concurrency=2)
+    results = [result async for _, result in stream]
+    assert len(results) == 12 and all(r.ok for r in results)
+    assert peak == 2  # the scorer's own limit (16) would allow far more
+
+
+async def test_a_refused_key_stops_the_judge_being_asked_after_three_refusals_in_a_row() -> None:
+    c, judge, _ = caller({"answers": JudgeError("HTTP 401 Unauthorized: bad key")})
+    for _ in range(5):
+        with pytest.raises(JudgeError, match="HTTP 401") as caught:
+            await ask(c)
+    assert len(judge.requests) == 3  # the 4th and 5th fail at once, unasked
+    assert "refused 3 requests in a row; summscore stopped asking it" in str(caught.value)
+
+
+async def test_other_errors_do_not_count_as_refusals() -> None:
+    c, judge, _ = caller({"answers": JudgeError("HTTP 400 bad request")})
+    for _ in range(4):
+        with pytest.raises(JudgeError, match="HTTP 400"):
+            await ask(c)
+    assert len(judge.requests) == 4
+
+
+async def test_no_backoff_means_no_wait_and_the_scorers_total_counts_every_retry() -> None:
+    failures = [TransientJudgeError(f"503 #{i}") for i in range(3)]
+    c, _, slept = caller({"answers": Seq([*failures, {"answers": ["1"]}])}, backoff=0)
+    log = CallLog()
+    assert await ask(c, log) == ["1"]
+    assert slept == [0.0, 0.0, 0.0]
+    assert log.usage.retries == 3 and c.total.retries == 3

@@ -4,6 +4,7 @@ full timeout, even for the first requests of a run (sent before any latency was 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
 
@@ -40,3 +41,20 @@ async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_la
     )
     assert all(r.ok for r in results)
     assert s.usage.retries == 1
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="asyncio.timeout is Python 3.11's")
+async def test_a_deadline_is_only_ever_brought_forward_and_a_finished_request_is_left_alone() -> (
+    None
+):
+    from summscore.calls.sender import _shorten
+
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(None) as unlimited:  # no timeout (timeout=None): given one
+        _shorten(unlimited, loop.time() + 30)
+        assert unlimited.when() == pytest.approx(loop.time() + 30, abs=1)
+    async with asyncio.timeout(5) as near:  # an earlier deadline is kept
+        before = near.when()
+        _shorten(near, loop.time() + 30)
+        assert near.when() == before
+    _shorten(near, loop.time() + 1)  # answered meanwhile: nothing to shorten, and no error
