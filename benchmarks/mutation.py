@@ -62,6 +62,7 @@ TESTS = [
     "tests/test_cli_resume_identity.py",
     "tests/test_resume.py",
     "tests/test_reply_cache.py",
+    "tests/test_throughput.py",
     "tests/test_cli_out_checks.py",
     "compat/test_leaks.py",
     "compat/test_faults.py",

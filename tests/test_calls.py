@@ -287,27 +287,6 @@ async def test_a_permanent_error_on_a_retry_ends_the_retries() -> None:
     assert len(judge.requests) == 2
 
 
-async def test_a_streams_max_concurrency_bounds_its_requests_in_flight() -> None:
-    in_flight = peak = 0
-
-    class Counting(ScriptedJudge):
-        async def complete(self, request: JudgeRequest) -> JudgeReply:
-            nonlocal in_flight, peak
-            in_flight += 1
-            peak = max(peak, in_flight)
-            try:
-                await asyncio.sleep(0.005)
-                return await super().complete(request)
-            finally:
-                in_flight -= 1
-
-    s = SummarizationScorer(llm=Counting(ragas_script()), prompts="own", max_concurrency=16)
-    stream = s.ascore_stream(((f"source {i}", "summary") for i in range(12)), max_concurrency=2)
-    results = [result async for _, result in stream]
-    assert len(results) == 12 and all(r.ok for r in results)
-    assert peak == 2  # the scorer's own limit (16) would allow far more
-
-
 async def test_a_refused_key_stops_the_judge_being_asked_after_three_refusals_in_a_row() -> None:
     c, judge, _ = caller({"answers": JudgeError("HTTP 401 Unauthorized: bad key")})
     for _ in range(5):
@@ -315,6 +294,20 @@ async def test_a_refused_key_stops_the_judge_being_asked_after_three_refusals_in
             await ask(c)
     assert len(judge.requests) == 3  # the 4th and 5th fail at once, unasked
     assert "refused 3 requests in a row; summscore stopped asking it" in str(caught.value)
+
+
+async def test_an_answer_between_refusals_starts_the_count_again() -> None:
+    refused = JudgeError("HTTP 401 Unauthorized")
+    answer = {"answers": ["1"]}
+    c, judge, _ = caller({"answers": Seq([refused, refused, answer, refused, refused, refused])})
+    outcomes = []
+    for _ in range(7):
+        try:
+            outcomes.append(await ask(c))
+        except JudgeError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[2] == ["1"] and all("HTTP 401" in str(o) for o in outcomes[3:])
+    assert len(judge.requests) == 6 and "refused 3 requests in a row" in outcomes[6]
 
 
 async def test_other_errors_do_not_count_as_refusals() -> None:
@@ -332,3 +325,25 @@ async def test_no_backoff_means_no_wait_and_the_scorers_total_counts_every_retry
     assert await ask(c, log) == ["1"]
     assert slept == [0.0, 0.0, 0.0]
     assert log.usage.retries == 3 and c.total.retries == 3
+
+
+@pytest.mark.parametrize("where", ["prompt", "inputs"])
+def test_a_reply_outside_a_case_is_masked_with_the_keys_its_request_holds(where: str) -> None:
+    """A request made outside a case (no case keys known): a piece of an ``sk-`` key its prompt
+    (or, for a judge that reads no prompt, its inputs) holds is masked in the reply, even
+    quoted without the prefix that makes it look like a key."""
+    from summscore.calls.sender import JudgeSender
+
+    key = "sk-proj-" + "Q7vLm2XcR9tB4nWk8ZpD3sHy"
+    text = f"The config sets api={key} for the run."
+    request = JudgeRequest(
+        task="keyphrases",
+        prompt=text if where == "prompt" else "",
+        schema=AnswersReply,
+        inputs={"text": text} if where == "inputs" else {},
+    )
+    piece = key[len("sk-proj-") :]  # the judge quoted the key without its prefix
+    masked = JudgeSender.masked(JudgeReply(output={"keyphrases": [piece, "run"]}), request)
+    assert piece not in str(masked.output) and "run" in str(masked.output)
+    clean = JudgeReply(output={"keyphrases": ["run"]})
+    assert JudgeSender.masked(clean, request) is clean
