@@ -78,6 +78,7 @@ _NO_DEFAULT = "no converter for values JSON cannot write: every preset option is
 _SPELLING = "another spelling of the same JSON (escapes, separators): one text still gives one digest, two texts two"
 _SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
 _ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
+_PY310 = "Python 3.10's path (asyncio.wait_for): never taken on 3.11+, where the pass runs; tests/test_calls.py's hung-judge test takes it on 3.10"
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -122,6 +123,20 @@ EXPLAINED: dict[str, str] = {
     f"{_SENDER}_delay__mutmut_7": "getattr without a default: only TransientJudgeError is retried, and it always has retry_after (None when not sent)",
     f"{_SENDER}_delay__mutmut_36": _ZERO_CEILING,
     f"{_SENDER}_delay__mutmut_43": _ZERO_CEILING,
+    f"{_SENDER}_answered__mutmut_10": "every early request handed to _shorten, which makes the same deadline < when check on the request's own loop",
+    f"{_SENDER}_complete__mutmut_4": "sys.version_info > (3, 11): true for every 3.11 release, as >= is ((3, 11) is a prefix of each)",
+    f"{_SENDER}_complete__mutmut_13": _PY310,
+    f"{_SENDER}_complete__mutmut_14": _PY310,
+    f"{_SENDER}_complete__mutmut_15": _PY310,
+    f"{_SENDER}_complete__mutmut_16": _PY310,
+    f"{_SENDER}_complete__mutmut_17": _PY310,
+    f"{_SENDER}_complete__mutmut_18": _PY310,
+    f"{_SENDER}_complete__mutmut_19": _PY310,
+    f"{_SENDER}_complete__mutmut_20": _PY310,
+    f"{_SENDER}_complete__mutmut_21": _PY310,
+    f"{_SENDER}_complete__mutmut_22": _PY310,
+    f"{_SENDER}_complete__mutmut_23": _PY310,
+    f"{_SENDER}_complete__mutmut_24": _PY310,
     "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
 }
 
