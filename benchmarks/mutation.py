@@ -79,6 +79,7 @@ _SPELLING = "another spelling of the same JSON (escapes, separators): one text s
 _SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
 _ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
 _PY310 = "Python 3.10's path (asyncio.wait_for): never taken on 3.11+, where the pass runs; tests/test_calls.py's hung-judge test takes it on 3.10"
+_PY310_GUARD = "the guard against Python 3.10 in _complete_in_scope, which _complete never calls there: not reached on 3.11+"
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -124,6 +125,14 @@ EXPLAINED: dict[str, str] = {
     f"{_SENDER}_delay__mutmut_36": _ZERO_CEILING,
     f"{_SENDER}_delay__mutmut_43": _ZERO_CEILING,
     f"{_SENDER}_answered__mutmut_10": "every early request handed to _shorten, which makes the same deadline < when check on the request's own loop",
+    f"{_SENDER}_complete_in_scope__mutmut_1": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_4": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_5": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_6": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_7": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_17": "the request sent as the 20th latency is known also registered as early: it was sent with the shortened timeout already, and a later answer applies the same rule to it again",
+    f"{_SENDER}_complete_in_scope__mutmut_25": "a finished request left among the early ones: the 20th answer empties them all, and shortening a finished scope is ignored (RuntimeError suppressed)",
+    f"{_SENDER}_answered__mutmut_13": "deadline <= when: moving a deadline to the time it already has changes nothing",
     f"{_SENDER}_complete__mutmut_4": "sys.version_info > (3, 11): true for every 3.11 release, as >= is ((3, 11) is a prefix of each)",
     f"{_SENDER}_complete__mutmut_13": _PY310,
     f"{_SENDER}_complete__mutmut_14": _PY310,

@@ -60,8 +60,9 @@ async def test_a_deadline_is_only_ever_brought_forward_and_a_finished_request_is
     _shorten(near, loop.time() + 1)  # answered meanwhile: nothing to shorten, and no error
 
 
+@pytest.mark.parametrize("timeout", [3600.0, None])
 async def test_the_first_requests_deadline_is_shortened_as_soon_as_twenty_answers_are_known(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, timeout: float | None
 ) -> None:
     import summscore.calls.sender as sender
     from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
@@ -82,7 +83,7 @@ async def test_the_first_requests_deadline_is_shortened_as_soon_as_twenty_answer
             await asyncio.sleep(3600 if sent == 1 else 0.001)
             return JudgeReply(output={"answers": ["1"]})
 
-    caller = JudgeCaller(LosesTheFirst(), CallPolicy(timeout=3600, max_retries=0))
+    caller = JudgeCaller(LosesTheFirst(), CallPolicy(timeout=timeout, max_retries=0))
 
     async def ask() -> list:
         rendered = Rendered("Answer.", AnswersReply)
