@@ -3,7 +3,7 @@ rounding, the redaction of secrets, the retry policy and sender, resume and its 
 
     python3 -m venv .venv-mutation
     .venv-mutation/bin/pip install -e ".[all,dev]" -c constraints/ci.txt && .venv-mutation/bin/pip install mutmut
-    .venv-mutation/bin/python benchmarks/mutation.py [--jobs 2] [--work /tmp/summscore-mutation]
+    .venv-mutation/bin/python benchmarks/mutation.py [--jobs 2] [--only files.resume] [--work DIR]
 
 mutmut (3.x; it wants a newer click than deepeval's pin allows, hence a venv of its own) mutates
 each function of those modules one change at a time (an operator, a constant, a comparison, a
@@ -60,10 +60,26 @@ TESTS = [
     "tests/test_cli.py",
     "tests/test_cli_streaming.py",
     "tests/test_cli_resume_identity.py",
+    "tests/test_resume.py",
+    "tests/test_reply_cache.py",
+    "tests/test_throughput.py",
     "tests/test_cli_out_checks.py",
     "compat/test_leaks.py",
     "compat/test_faults.py",
 ]
+# Why the mutants of files/fingerprint.py that only respell what is hashed are equivalent:
+# fingerprints are compared only with others of the same summscore version (its version is
+# hashed), so any one-to-one change of the hashed text keeps equal rows equal and others apart.
+_RENAMED = (
+    "a settings key renamed: every fingerprint changes at once, equal settings still hash equal"
+)
+_UNSORTED = "keys not sorted: the settings are a literal dict and the options a dataclass's fields, in a fixed order"
+_NO_DEFAULT = "no converter for values JSON cannot write: every preset option is validated as a number, bool, str or None, so none reaches it"
+_SPELLING = "another spelling of the same JSON (escapes, separators): one text still gives one digest, two texts two"
+_SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
+_ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
+_PY310 = "Python 3.10's path (asyncio.wait_for): never taken on 3.11+, where the pass runs; tests/test_calls.py's hung-judge test takes it on 3.10"
+_PY310_GUARD = "the guard against Python 3.10 in _complete_in_scope, which _complete never calls there: not reached on 3.11+"
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -71,6 +87,66 @@ EXPLAINED: dict[str, str] = {
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_2": 'None read as str(None), "none": no verdict, as ""',
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_4": 'None read as "XXXX": no verdict, as ""',
     "summscore.formulas.x_deepeval_normalize_verdict__mutmut_23": 'no leading word read as "XXXX": no verdict, as ""',
+    "summscore.files.fingerprint.x_run_settings__mutmut_2": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_3": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_4": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_5": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_6": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_7": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_9": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_10": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_11": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_12": _RENAMED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_15": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_19": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_22": _UNSORTED,
+    "summscore.files.fingerprint.x_run_settings__mutmut_16": _NO_DEFAULT,
+    "summscore.files.fingerprint.x_run_settings__mutmut_20": _NO_DEFAULT,
+    "summscore.files.fingerprint.x__type_name__mutmut_1": _NO_DEFAULT,
+    "summscore.files.fingerprint.x_run_settings__mutmut_17": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_21": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_23": _SPELLING,
+    "summscore.files.fingerprint.x_run_settings__mutmut_27": "a 64-byte settings digest, not 16: still the key of every fingerprint, equal for equal settings",
+    "summscore.files.fingerprint.x_run_settings__mutmut_33": '"UTF-8" for "utf-8": one codec',
+    "summscore.files.fingerprint.x_fingerprint__mutmut_7": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_8": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_10": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_11": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_12": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_13": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_14": _SPELLING,
+    "summscore.files.fingerprint.x_fingerprint__mutmut_27": '"UTF-8" for "utf-8": one codec',
+    "summscore.files.resume.xǁResumeStateǁload__mutmut_26": "every usable record queued in `more` (none in `by_print`): _first_free reads both in file order, so the same record is handed out",
+    "summscore.files.resume.xǁResumeStateǁrelease__mutmut_3": "old.pop without a default: a claimed record is always in `old` when released (claim returns only keys of `old`, and each claim is released once)",
+    "summscore.files.resume.xǁResumeStateǁrelease__mutmut_4": "a released key left in `taken`: it has left `old`, so no claim returns it and finish() never sees it",
+    "summscore.calls.policy.x_repair_feedback__mutmut_2": 'the repair prompt\'s sentence starts "your" (lower case): the judge is asked the same',
+    f"{_SENDER}_retry__mutmut_28": "tenacity waits only after an attempt failed: its outcome is always set",
+    f"{_SENDER}_delay__mutmut_7": "getattr without a default: only TransientJudgeError is retried, and it always has retry_after (None when not sent)",
+    f"{_SENDER}_delay__mutmut_36": _ZERO_CEILING,
+    f"{_SENDER}_delay__mutmut_43": _ZERO_CEILING,
+    f"{_SENDER}_answered__mutmut_10": "every early request handed to _shorten, which makes the same deadline < when check on the request's own loop",
+    f"{_SENDER}_complete_in_scope__mutmut_1": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_4": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_5": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_6": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_7": _PY310_GUARD,
+    f"{_SENDER}_complete_in_scope__mutmut_17": "the request sent as the 20th latency is known also registered as early: it was sent with the shortened timeout already, and a later answer applies the same rule to it again",
+    f"{_SENDER}_complete_in_scope__mutmut_25": "a finished request left among the early ones: the 20th answer empties them all, and shortening a finished scope is ignored (RuntimeError suppressed)",
+    f"{_SENDER}_answered__mutmut_13": "deadline <= when: moving a deadline to the time it already has changes nothing",
+    f"{_SENDER}_complete__mutmut_4": "sys.version_info > (3, 11): true for every 3.11 release, as >= is ((3, 11) is a prefix of each)",
+    f"{_SENDER}_complete__mutmut_13": _PY310,
+    f"{_SENDER}_complete__mutmut_14": _PY310,
+    f"{_SENDER}_complete__mutmut_15": _PY310,
+    f"{_SENDER}_complete__mutmut_16": _PY310,
+    f"{_SENDER}_complete__mutmut_17": _PY310,
+    f"{_SENDER}_complete__mutmut_18": _PY310,
+    f"{_SENDER}_complete__mutmut_19": _PY310,
+    f"{_SENDER}_complete__mutmut_20": _PY310,
+    f"{_SENDER}_complete__mutmut_21": _PY310,
+    f"{_SENDER}_complete__mutmut_22": _PY310,
+    f"{_SENDER}_complete__mutmut_23": _PY310,
+    f"{_SENDER}_complete__mutmut_24": _PY310,
+    "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
 }
 
 
@@ -91,10 +167,10 @@ def _copy_repository(work: Path) -> None:
             shutil.copy2(source, target)
 
 
-def _configure(work: Path) -> None:
+def _configure(work: Path, modules: list[str]) -> None:
     config = {
         "source_paths": ["src/"],
-        "only_mutate": [pattern for patterns in MODULES.values() for pattern in patterns],
+        "only_mutate": [pattern for module in modules for pattern in MODULES[module]],
         # Everything beside src/ (tests read examples/, docs/, benchmarks/ ...).
         "also_copy": sorted(
             p.name + ("/" if p.is_dir() else "") for p in work.iterdir() if p.name != "src"
@@ -159,12 +235,22 @@ def table(status: dict[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, default=Path("/tmp/summscore-mutation"))
+    parser.add_argument("--work", type=Path, help="default /tmp/summscore-mutation[-MODULE]")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once")
+    parser.add_argument(
+        "--only",
+        choices=sorted(MODULES),
+        action="append",
+        help="mutate this module only (repeatable); its own --work by default",
+    )
     parser.add_argument(
         "--report-only", action="store_true", help="read the results of the last run in --work"
     )
     args = parser.parse_args(argv)
+    modules = args.only or sorted(MODULES)
+    if args.work is None:
+        suffix = "" if args.only is None else "-" + "-".join(sorted(args.only)).replace(".", "_")
+        args.work = Path(f"/tmp/summscore-mutation{suffix}")
     python = sys.executable
     if not args.report_only:
         try:
@@ -175,13 +261,18 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
         _copy_repository(args.work)
-        _configure(args.work)
+        _configure(args.work, modules)
         log = args.work.parent / f"{args.work.name}.log"
         with log.open("w", encoding="utf-8") as out:
             # Tests that start a python of their own (the CLI in a subprocess) must import the
             # mutated copy too, not the checkout an editable install points at; mutmut passes
             # the mutant's name on in the environment.
-            env = {**os.environ, "PYTHONPATH": f"{args.work / 'mutants' / 'src'}"}
+            # The folder must exist before mutmut starts: a sys.path entry missing at start-up
+            # is cached as "nothing here" for the whole process, and the tests mutmut runs in
+            # it would then import the checkout (and find no mutant called by any test).
+            mutated = args.work / "mutants" / "src"
+            mutated.mkdir(parents=True)
+            env = {**os.environ, "PYTHONPATH": str(mutated)}
             done = subprocess.run(
                 [python, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
                 cwd=args.work,

@@ -303,3 +303,31 @@ def test_ctrl_c_keeps_a_replaced_rows_earlier_result_that_a_row_in_flight_claime
     sink.finish(interrupted=True)
     assert [r["id"] for r in records.records] == ["a", "a"]  # the new one, and the claimed one
     assert records.records[1]["score"] == 0.9 and resume.replaced == 0
+
+
+def test_an_option_given_as_an_integer_is_the_same_setting_as_its_default() -> None:
+    """``--scale 1`` (an int) and Mastra's default ``1.0`` score the same, so they are one
+    setting: a results file scored with either is reused by the other."""
+    default = run_settings(SummarizationScorer(LexicalJudge(), preset="mastra"))
+    assert default == run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=1))
+    assert default == run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=1.0))
+    assert default != run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=2))
+    ragas = run_settings(SummarizationScorer(LexicalJudge(), coeff=1))
+    assert ragas == run_settings(SummarizationScorer(LexicalJudge(), coeff=1.0))
+
+
+def test_a_judge_name_holding_undecodable_bytes_still_gives_settings() -> None:
+    """A model name read from a command line that was not UTF-8 holds lone surrogates (Python's
+    surrogateescape): the settings are still hashed, and told from other names."""
+
+    class Named(LexicalJudge):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self._name = name
+
+        @property
+        def name(self) -> str:
+            return self._name
+
+    odd = run_settings(SummarizationScorer(Named("model-\udcff")))
+    assert odd != run_settings(SummarizationScorer(Named("model-\udcfe")))
