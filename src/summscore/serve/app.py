@@ -1,4 +1,5 @@
-"""The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``/openapi.json``."""
+"""The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``/openapi.json``,
+and ``POST /v1/promptfoo`` (promptfoo's webhook assertion, :mod:`.promptfoo`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from .models import (
     ScoreResponse,
     server_models,
 )
+from .promptfoo import add_promptfoo_route
 from .runner import OptionError, Overloaded, Runner, ServeConfig
 
 __all__ = ["create_app"]
@@ -292,6 +294,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
         tags=["scoring"],
     )(score_batch)
 
+    add_promptfoo_route(app, runner, guard, _ERRORS)  # promptfoo's webhook assertion
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     return app
 
