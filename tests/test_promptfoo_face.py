@@ -21,7 +21,10 @@ from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPTFOO = ROOT / "js" / "promptfoo" / "node_modules"
+# promptfoo and Node 22 from npm: js/promptfoo's, or another release's (compat/matrix.py).
+PROMPTFOO = Path(
+    os.environ.get("SUMMSCORE_PROMPTFOO_DIR") or ROOT / "js" / "promptfoo" / "node_modules"
+)
 # No cache, no local database, no table or progress bar, two tests at once.
 FLAGS = ["--no-cache", "--no-write", "--no-table", "--no-progress-bar", "-j", "2"]
 CASES = [  # three sources, so that a case is known by its source

@@ -35,7 +35,9 @@ from .scorer import SummarizationScorer
 try:
     from phoenix.evals import Evaluator, Score
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("arize-phoenix-evals", "phoenix", "summscore.phoenix", exc) from exc
+    raise MissingExtraError(
+        "arize-phoenix-evals", "phoenix", "summscore.phoenix", exc, module="phoenix"
+    ) from exc
 
 __all__ = ["SummarizationEvaluator"]
 

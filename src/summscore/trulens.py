@@ -31,7 +31,9 @@ from .scorer import SummarizationScorer
 try:
     import trulens.core as _trulens
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise MissingExtraError("trulens-core", "trulens", "summscore.trulens", exc) from exc
+    raise MissingExtraError(
+        "trulens-core", "trulens", "summscore.trulens", exc, module="trulens"
+    ) from exc
 
 __all__ = ["Summarization"]
 
