@@ -91,12 +91,11 @@ def _promptfoo() -> tuple[Path, Path]:
     return binary, node
 
 
-@pytest.mark.parametrize("preset", ["ragas", "mastra"])
-def test_every_test_is_graded_inside_promptfoo_eval(
-    judge_server: Any, tmp_path: Path, preset: str
-) -> None:
+def test_every_test_is_graded_inside_promptfoo_eval(judge_server: Any, tmp_path: Path) -> None:
     """promptfoo eval with the echo provider (the output is the rendered prompt, the summary):
-    the shipped file, a one-line file importing it and the webhook, each one number per test."""
+    the shipped file, a one-line file importing it and the webhook, each one number per test
+    (the other presets go through the same code: compat/test_every_face.py)."""
+    preset = "deepeval"
     pytest.importorskip("uvicorn")
     from summscore.serve import create_app
     from tests.test_serve_loopback import serving
@@ -153,4 +152,5 @@ def test_every_test_is_graded_inside_promptfoo_eval(
         assert [g["assertion"]["type"] for g in graded] == ["python", "python", "webhook"]
         assert [g["score"] for g in graded] == pytest.approx([expected.score] * 3), graded
         assert all(g["reason"] == expected.reason for g in graded)
+        assert [g["pass"] for g in graded] == [expected.success] * 3
     shutil.rmtree(tmp_path / ".promptfoo", ignore_errors=True)

@@ -41,6 +41,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 __all__ = ["Summarization"]
 
+# EvaluationResult.metadata is newer than the pytest integration; older releases get no metadata.
+_HAS_METADATA = "metadata" in (
+    getattr(EvaluationResult, "model_fields", None) or getattr(EvaluationResult, "__fields__", {})
+)
+
 
 class Summarization(RunEvaluator):
     """Summarization score as a LangSmith evaluator (see the module docstring)."""
@@ -128,19 +133,12 @@ class Summarization(RunEvaluator):
         )
 
     def _result(self, result: SummaryResult) -> EvaluationResult:
+        fields: dict[str, Any] = {"key": self.key, "comment": explanation(result)}
+        if _HAS_METADATA:
+            fields["metadata"] = result_metadata(result)
         if not result.ok:
-            return EvaluationResult(
-                key=self.key,
-                comment=explanation(result),
-                metadata=result_metadata(result),
-                extra={"error": True},
-            )
-        return EvaluationResult(
-            key=self.key,
-            score=result.score,
-            comment=explanation(result),
-            metadata=result_metadata(result),
-        )
+            return EvaluationResult(**fields, extra={"error": True})
+        return EvaluationResult(**fields, score=result.score)
 
 
 def _in_langsmith_test() -> bool:
