@@ -44,7 +44,7 @@ LANGSMITH = ("0.3.0", "0.15.0")
 BRAINTRUST = ("0.0.130", "0.4.1")  # autoevals; braintrust (the SDK) beside it, see VERSION_PINS
 PHOENIX = ("2.6.0", "3.9.4")  # arize-phoenix-evals
 TRULENS = ("2.1.0", "2.16.0")  # trulens-core and trulens-feedback
-PROMPTFOO = ("0.55.0", "0.123.1")  # the npm package, on Node 22 (see _promptfoo)
+PROMPTFOO = ("0.121.20", "0.123.1")  # the npm package, on Node 22 (0.55.0 fails)
 EXTRA_PINS = {
     "ragas": ["langchain-community<0.4"],
     "deepeval": [],
