@@ -1,4 +1,5 @@
-"""Test setup for tests/ and compat/: no network, no telemetry, the compat judge server fixtures."""
+"""Test setup for tests/ and compat/: no network, no telemetry, the compat judge server fixtures,
+the CI log of what ran where and ``--fail-on-skip`` (compat/ci_log.py)."""
 
 from __future__ import annotations
 
@@ -23,4 +24,5 @@ for name, value in {
 }.items():
     os.environ.setdefault(name, value)
 
-pytest_plugins = ["compat.pytest_plugin"]
+# compat.ci_log: the CI log of what ran where (SUMMSCORE_TEST_LOG) and --fail-on-skip.
+pytest_plugins = ["compat.pytest_plugin", "compat.ci_log", "pytester"]

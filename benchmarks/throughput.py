@@ -2,6 +2,7 @@
 
     python benchmarks/throughput.py [--latency 0.2] [--cap 32] [--retry-after 1]
                                     [--shapes 40x5,200x1] [--only summscore] [--added-latency]
+    python benchmarks/throughput.py --faces [--repeats 3] [--figures]
 
 The compat judge server runs in a process of its own (so that its work does not share the
 client's interpreter) with a fixed latency per answer, counted from each request's arrival with
@@ -20,6 +21,15 @@ the ratio to the bound and the speed-up over each upstream path. The bound is wh
 beat: max(dependent rounds x latency, fewest calls x latency / cap). Upstream paths run with
 their defaults (ragas: 16 workers; deepeval: 20 test cases at once). Needs the ragas and deepeval
 extras; takes a few minutes.
+
+``--faces`` compares summscore's faces inside upstream's own loops with upstream's own metric in
+the same loop: ``ragas.evaluate()`` with ragas' ``SummarizationScore`` and with
+``summscore.ragas.SummarizationScore``, ``deepeval.evaluate()`` with deepeval's
+``SummarizationMetric`` and with ``summscore.deepeval.SummarizationMetric``. One run cannot tell a
+regression from noise, so each upstream/face pair runs ``--repeats`` times (at least 3),
+interleaved (upstream first in odd repeats, the face first in even ones), and the table gives the
+median of the per-pair ratios (upstream seconds / face seconds: above 1, the face is faster) with
+their spread. ``--figures`` writes it to docs/figures/faces_in_loops.md.
 """
 
 from __future__ import annotations
@@ -192,6 +202,84 @@ def deepeval_evaluate(url: str, cases: list[Case]) -> int:
     return sum(1 for row in result.test_results for data in row.metrics_data or [] if data.error)
 
 
+def ragas_face_evaluate(url: str, cases: list[Case]) -> int:
+    """``ragas.evaluate()`` as ragas_evaluate runs it, with summscore's face as the metric."""
+    import openai
+    from ragas import EvaluationDataset, SingleTurnSample, evaluate
+    from ragas.llms import llm_factory
+
+    from summscore.ragas import SummarizationScore
+
+    llm = llm_factory(MODEL, client=openai.AsyncOpenAI(base_url=url, api_key=KEY))
+    dataset = EvaluationDataset(
+        samples=[
+            SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary) for c in cases
+        ]
+    )
+    frame = evaluate(
+        dataset, metrics=[SummarizationScore()], llm=llm, show_progress=False
+    ).to_pandas()
+    return int(frame["summary_score"].isna().sum())
+
+
+def deepeval_face_evaluate(url: str, cases: list[Case]) -> int:
+    """``deepeval.evaluate()`` as deepeval_evaluate runs it, with summscore's face as the metric."""
+    from deepeval import evaluate
+    from deepeval.evaluate.configs import DisplayConfig, ErrorConfig
+    from deepeval.models import GPTModel
+    from deepeval.test_case import LLMTestCase
+
+    from summscore.deepeval import SummarizationMetric
+
+    model = GPTModel(model=MODEL, base_url=url, api_key=KEY)
+    result = evaluate(
+        test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
+        metrics=[SummarizationMetric(model=model)],
+        display_config=DisplayConfig(print_results=False, show_indicator=False),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    return sum(1 for row in result.test_results for data in row.metrics_data or [] if data.error)
+
+
+FACE_PAIRS = (
+    ("ragas evaluate()", ragas_evaluate, ragas_face_evaluate),
+    ("deepeval evaluate()", deepeval_evaluate, deepeval_face_evaluate),
+)
+
+
+def faces_in_loops(server: Server, shapes: list[tuple[int, int]], repeats: int) -> str:
+    """The faces against upstream's metric in upstream's loop: a markdown table."""
+    import statistics
+
+    lines = [
+        f"{repeats} interleaved runs of each pair; ratio = upstream seconds / face seconds "
+        "(above 1: the face is faster), median (min-max)",
+        "",
+        "| shape | loop | upstream s | face s | ratio | judge calls (upstream / face) | failed |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for sources, summaries in shapes:
+        cases = make_cases(sources, summaries)
+        for loop, upstream, face in FACE_PAIRS:
+            runs: dict[str, list[Row]] = {"upstream": [], "face": []}
+            for repeat in range(repeats):
+                order = [("upstream", upstream), ("face", face)]
+                for name, run in order if repeat % 2 == 0 else order[::-1]:
+                    runs[name].append(measure(server, f"{name} in {loop}", "", run, cases))
+            ratios = [u.seconds / f.seconds for u, f in zip(runs["upstream"], runs["face"])]
+            med = {k: statistics.median(r.seconds for r in v) for k, v in runs.items()}
+            calls = {k: statistics.median(r.calls for r in v) for k, v in runs.items()}
+            failed = {k: sum(r.failed for r in v) for k, v in runs.items()}
+            lines.append(
+                f"| {sources} x {summaries} | {loop} | {med['upstream']:.2f} | {med['face']:.2f} "
+                f"| {statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
+                f"{calls['upstream']:.0f} / {calls['face']:.0f} | "
+                f"{failed['upstream']} / {failed['face']} |"
+            )
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
 def settle_gc() -> None:
     """Collect what set-up left behind, untimed. Importing a framework (ragas brings pandas,
     datasets, langchain) leaves some 350,000 new objects that the first full collection after
@@ -305,6 +393,11 @@ def main() -> None:
     )
     parser.add_argument("--only", choices=("summscore", "all"), default="all")
     parser.add_argument(
+        "--faces", action="store_true", help="summscore's faces in upstream's loops, repeated"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each pair (--faces)")
+    parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
+    parser.add_argument(
         "--added-latency",
         action="store_true",
         help="add the latency to the server's own work (the rig before paced answers)",
@@ -339,6 +432,19 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as scratch:
             os.chdir(scratch)  # deepeval writes its run cache to the working directory
+            if args.faces:
+                if args.repeats < 3:
+                    parser.error("--repeats: at least 3 (one run cannot tell noise from a change)")
+                shapes = [
+                    tuple(int(x) for x in s.lower().split("x")) for s in args.shapes.split(",")
+                ]
+                table = faces_in_loops(server, shapes, args.repeats)  # type: ignore[arg-type]
+                print(f"\nmachine: {machine()}\n{table}")
+                if args.figures:
+                    figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
+                    figure.parent.mkdir(parents=True, exist_ok=True)
+                    figure.write_text(table + "\n", encoding="utf-8")
+                return
             for shape in args.shapes.split(","):
                 sources, summaries = (int(x) for x in shape.lower().split("x"))
                 cases = make_cases(sources, summaries)

@@ -1,6 +1,6 @@
 """summscore against the frameworks' own metrics, side by side in one process, on one judge.
 
-    python benchmarks/vs_upstream.py [--sources 8] [--summaries 5] [--latency 0.05]
+    python benchmarks/vs_upstream.py [--sources 8] [--summaries 5] [--latency 0.05] [--figures]
 
 Starts the compat judge server with a fixed latency per answer (a stand-in for an LLM API), then
 scores the same cases (several summaries of each source, as when comparing models) with:
@@ -10,7 +10,8 @@ scores the same cases (several summaries of each source, as when comparing model
   ``deepeval.evaluate`` runs them) and ``summscore.deepeval.SummarizationMetric``.
 
 and prints judge calls, wall time, peak Python memory (tracemalloc, in a separate run) and the
-ratios. Each side scores one case first, untimed. Both sides get the same judge answers, so the
+ratios (``--figures`` also writes them to ``docs/figures/vs_upstream.md`` for the docs). Each side
+scores one case first, untimed. Both sides get the same judge answers, so the
 numbers agree; the cost does not. Needs the ragas and deepeval extras.
 """
 
@@ -131,8 +132,8 @@ async def deepeval_side_by_side(server: JudgeServer, cases: list[Case]) -> tuple
     return await _measure(server, upstream, cases), await _measure(server, ours, cases)
 
 
-def _report(name: str, upstream: Run, ours: Run) -> bool:
-    """Print one comparison; True when both sides gave the same numbers."""
+def _report(name: str, upstream: Run, ours: Run, rows_out: list[list[str]]) -> bool:
+    """Print one comparison (and add it to ``rows_out``); True when both sides agree."""
     same = upstream.scores == ours.scores
     print(f"\n{name}: {len(ours.scores)} cases, numbers {'identical' if same else 'DIFFERENT'}")
     print(f"  {'':12} {'upstream':>10} {'summscore':>10} {'ratio':>8}")
@@ -144,6 +145,11 @@ def _report(name: str, upstream: Run, ours: Run) -> bool:
     for label, theirs, mine, fmt in rows:
         ratio = theirs / mine if mine else float("inf")
         print(f"  {label:12} {fmt.format(theirs)} {fmt.format(mine)} {ratio:7.2f}x")
+    cells = [
+        f"{fmt.format(t).strip()} vs {fmt.format(m).strip()} ({t / m if m else 0:.1f}x)"
+        for _, t, m, fmt in rows
+    ]
+    rows_out.append([name, *cells, "identical" if same else "DIFFERENT"])
     return same
 
 
@@ -152,6 +158,9 @@ def main() -> None:
     parser.add_argument("--sources", type=int, default=8)
     parser.add_argument("--summaries", type=int, default=5, help="summaries per source")
     parser.add_argument("--latency", type=float, default=0.05, help="seconds per judge answer")
+    parser.add_argument(
+        "--figures", action="store_true", help="write the table to docs/figures/vs_upstream.md"
+    )
     args = parser.parse_args()
     cases = _cases(args.sources, args.summaries)
     with JudgeServer(Faults(latency=args.latency)) as server:
@@ -159,17 +168,32 @@ def main() -> None:
             f"compat judge server, {args.latency * 1000:.0f} ms per answer; "
             f"{args.sources} sources x {args.summaries} summaries"
         )
-        same = asyncio.run(_both(server, cases))
+        rows: list[list[str]] = []
+        same = asyncio.run(_both(server, cases, rows))
+    if args.figures:
+        import figures
+
+        header = ["upstream vs summscore", "judge calls", "wall time s", "peak MB", "numbers"]
+        setting = (
+            f"{args.sources} sources x {args.summaries} summaries, "
+            f"{args.latency * 1000:.0f} ms per judge answer"
+        )
+        command = "python benchmarks/vs_upstream.py --figures"
+        print(
+            figures.write(
+                "vs_upstream", figures.table(header, rows), command=command, setting=setting
+            )
+        )
     if not same:
         sys.exit("the two sides gave different numbers")
 
 
-async def _both(server: JudgeServer, cases: list[Case]) -> bool:
+async def _both(server: JudgeServer, cases: list[Case], rows: list[list[str]]) -> bool:
     # One event loop for everything: the frameworks' HTTP clients close themselves when they
     # are garbage-collected, which needs the loop they were opened on to still be running.
-    ragas_same = _report("ragas SummaryScore", *await ragas_side_by_side(server, cases))
+    ragas_same = _report("ragas `SummaryScore`", *await ragas_side_by_side(server, cases), rows)
     deepeval_same = _report(
-        "deepeval SummarizationMetric", *await deepeval_side_by_side(server, cases)
+        "deepeval `SummarizationMetric`", *await deepeval_side_by_side(server, cases), rows
     )
     gc.collect()
     await asyncio.sleep(0.1)

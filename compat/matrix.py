@@ -12,8 +12,9 @@ Inspect AI, Opik, LangSmith, Braintrust, Phoenix, TruLens: their newest releases
 the version under test kept) and is reported in its own column, so a row's result is never
 hidden by a dependency clash of the others. ``--no-faces`` skips that step. A promptfoo row
 installs that npm release (and Node 22) beside the row's venv and runs the promptfoo face's
-tests with it (``SUMMSCORE_PROMPTFOO_DIR``). The result is a versions x pass/fail table (Markdown, for
-the README). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
+tests with it (``SUMMSCORE_PROMPTFOO_DIR``). The result is a versions x pass/fail table
+(Markdown; ``--figures`` writes it to docs/figures/versions.md, which the Supported versions page
+shows). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
 """
 
 from __future__ import annotations
@@ -328,6 +329,9 @@ def main() -> None:
         default=True,
         help="also run the every-face test in the ragas and deepeval rows (default: on)",
     )
+    parser.add_argument(
+        "--figures", action="store_true", help="write the table to docs/figures/versions.md"
+    )
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
     plan = [
@@ -349,6 +353,12 @@ def main() -> None:
             )
     print()
     print(table([outcomes[key] for key in plan]))
+    if args.figures:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import figures
+
+        body = table([outcomes[key] for key in plan])
+        figures.write("versions", body, command="python compat/matrix.py --figures")
 
 
 if __name__ == "__main__":

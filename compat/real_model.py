@@ -480,6 +480,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=1200.0, help="seconds per system")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", help="write the outcomes here as JSON")
+    parser.add_argument(
+        "--figures", action="store_true", help="write the table to docs/figures/real_model.md"
+    )
     args = parser.parse_args(argv)
     if args.fingerprint:
         print("same" if recorded_fingerprint() == fingerprint() else "changed")
@@ -493,6 +496,13 @@ def main(argv: list[str] | None = None) -> int:
     with LlamaServer(args.gguf, args.server_python, threads=args.threads) as server:
         runs = run_suite(server.url, pairs=select(args.pairs), budget=args.budget, on_run=progress)
     print(table(runs))
+    if args.figures:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+        import figures
+
+        setting = f"llama-cpp-python's server, {Path(args.gguf).name}, {args.pairs} pair(s)"
+        command = "python -m compat.real_model --gguf MODEL --server-python PYTHON --figures"
+        figures.write("real_model", table(runs), command=command, setting=setting)
     if args.json:
         Path(args.json).write_text(
             json.dumps([asdict(r) for r in runs], indent=1), encoding="utf-8"

@@ -101,9 +101,14 @@ def test_ray_refuses_to_write_over_the_input_or_a_file_summscore_did_not_write(
     assert [args.out for args in ray_plan] == [str(mine)]
 
 
-def test_ray_refuses_resume_which_it_cannot_honour(
+def test_ray_resume_is_handed_on_and_never_reads_a_file_summscore_did_not_write(
     rows: Path, tmp_path: Path, ray_plan: list[argparse.Namespace]
 ) -> None:
-    out = tmp_path / "out.jsonl"
-    assert _score(str(rows), "--engine", "ray", "--out", str(out), "--resume") == EXIT_USAGE
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('{"my": "data"}\n', encoding="utf-8")
+    assert _score(str(rows), "--engine", "ray", "--out", str(mine), "--resume") == EXIT_USAGE
+    assert _score(str(rows), "--engine", "ray", "--out", "-", "--resume") == EXIT_USAGE
     assert ray_plan == []
+    out = tmp_path / "out.jsonl"
+    assert _score(str(rows), "--engine", "ray", "--out", str(out), "--resume") == EXIT_OK
+    assert [(args.out, args.resume) for args in ray_plan] == [(str(out), True)]

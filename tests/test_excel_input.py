@@ -217,7 +217,7 @@ def test_a_cell_merged_over_rows_gives_its_value_to_each_of_them(tmp_path: Path)
     rows = list(read_rows(path))
     assert [r.id for r in rows] == ["a", "b", "c", "d", "e"]
     assert [r.source for r in rows[:2]] == [source, source]
-    assert "summary is required" in (rows[2].error or "")  # its own error, not the block's
+    assert "column 'summary' is empty" in (rows[2].error or "")  # its own, not the block's
     assert rows[3].summary == "It rained in Oslo." and rows[3].error is None
     assert rows[4].error is not None and "source" in rows[4].error
     # The same rows scored as a JSONL file with the source written out give the same numbers.

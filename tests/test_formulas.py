@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import sys
+from enum import Enum
 
 import pytest
 
 from summscore.formulas import (
     deepeval_alignment_score,
     deepeval_coverage_score,
+    deepeval_graded_alignment,
     deepeval_normalize_verdict,
     js_round2,
     mastra_component_score,
@@ -110,6 +113,36 @@ def test_js_round2_rounds_halves_up_like_math_round(value: float, expected: floa
     assert js_round2(value) == expected
 
 
+# Exact halves: for these, (x + Number.EPSILON) * 100 is k + 0.5 exactly (the epsilon is lost
+# above 1), so only "halves go up" gives JavaScript's answer; a rounding that sends them down
+# gives 1.5 for 1.505. Mastra's scale=10 makes such scores (5 of 16 claims: 3.125). Expected
+# values are Node's (v20.20.2), printed once with
+#   node -e 'for (const x of [1.505, 2.005, 3.125, 4.375, 9.375, 1000.005, -2.505])
+#            console.log(Math.round((x + Number.EPSILON) * 100) / 100)'
+# and checked on every value against Node where it is on PATH (tests/test_js_round.py).
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.505, 1.51),
+        (2.005, 2.01),
+        (3.125, 3.13),
+        (4.375, 4.38),
+        (9.375, 9.38),
+        (1000.005, 1000.01),
+        (-2.505, -2.5),
+    ],
+)
+def test_js_round2_sends_exact_halves_up_as_math_round_does(value: float, expected: float) -> None:
+    scaled = (value + sys.float_info.epsilon) * 100
+    assert scaled - math.floor(scaled) == 0.5  # a true half: the case this test is for
+    assert js_round2(value) == expected
+
+
+def test_mastra_component_at_scale_10_rounds_an_exact_half_up() -> None:
+    assert mastra_component_score(["yes"] * 5 + ["no"] * 11, scale=10) == 3.13  # Node: 3.13
+    assert mastra_component_score(["yes"] * 15 + ["no"], scale=10) == 9.38  # Node: 9.38
+
+
 def test_python_round_would_differ_on_halves() -> None:
     assert round(0.125, 2) == 0.12 and js_round2(0.125) == 0.13
 
@@ -124,3 +157,34 @@ def test_mastra_graded_alignment_is_the_mean_support_read_to_hundredths_then_sca
     assert mastra_graded_alignment([]) == 0
     assert mastra_graded_alignment([0.5, 0.755]) == 0.63  # mean 0.6275, JS-rounded
     assert mastra_graded_alignment([0.5, 0.755], scale=10) == 6.3  # the scale-1 figure x 10
+
+
+# ------------------------------------------------- defaults and readings a mutation pass found
+
+
+def test_final_score_without_conciseness_under_the_length_penalty_says_what_is_missing() -> None:
+    with pytest.raises(ValueError, match=r"^conciseness is required when length_penalty is on$"):
+        ragas_final_score(0.8, None, coeff=0.5, length_penalty=True)
+
+
+def test_verdicts_are_read_from_an_enums_value_as_deepeval_does() -> None:
+    class Verdict(Enum):
+        YES = "yes"
+        IDK = "idk"
+
+    assert str(Verdict.YES) == "Verdict.YES"  # its str() would read as no verdict
+    assert deepeval_normalize_verdict(Verdict.YES) == "yes"
+    assert deepeval_normalize_verdict(Verdict.IDK) == "borderline"
+
+
+def test_deepeval_components_are_not_strict_by_default_and_strict_at_half() -> None:
+    assert deepeval_alignment_score(["yes", "no", "no", "no"]) == 0.25
+    assert deepeval_coverage_score([("yes", "yes"), ("yes", "no"), ("yes", "no")]) == 1 / 3
+    # strict_mode alone zeroes below deepeval's default threshold, 0.5, and keeps 0.5 and above
+    assert deepeval_alignment_score(["yes", "no"], strict_mode=True) == 0.5
+    assert deepeval_alignment_score(["yes", "no", "no"], strict_mode=True) == 0
+    assert deepeval_coverage_score([("yes", "yes"), ("yes", "no")], strict_mode=True) == 0.5
+    assert deepeval_graded_alignment([0.5, 0.5], strict_mode=True) == 0.5
+    assert deepeval_graded_alignment([0.2, 0.4]) == pytest.approx(0.3)
+    assert deepeval_graded_alignment([0.2, 0.4], strict_mode=True) == 0
+    assert deepeval_graded_alignment([]) == 0

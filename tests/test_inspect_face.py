@@ -71,3 +71,31 @@ def test_an_inspect_model_can_be_the_judge(judge_server: Any, tmp_path: Path) ->
     reference = SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset="ragas")
     expected = {c.id: reference.score(c.source, c.summary).score for c in CASES}
     assert _scores(log) == pytest.approx(expected)
+
+
+def test_name_names_each_instance_as_given_in_one_task(judge_server: Any, tmp_path: Path) -> None:
+    presets = ("ragas", "deepeval", "mastra")
+    shared = {
+        p: SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset=p)
+        for p in presets
+    }
+    scorers = [
+        summarization(scorer=shared["ragas"]),
+        summarization(name="summ_deepeval", scorer=shared["deepeval"]),
+        summarization(name="summ_mastra", scorer=shared["mastra"]),
+        summarization(scorer=shared["deepeval"]),  # a second unnamed one: Inspect's own suffix
+    ]
+    [log] = eval(_task(scorers), log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    names = ["summarization", "summ_deepeval", "summ_mastra", "summarization1"]
+    assert [s.name for s in log.results.scores] == names
+    for sample in log.samples:
+        c = next(c for c in CASES if c.id == sample.id)
+        assert list(sample.scores) == names
+        expected = {p: shared[p].score(c.source, c.summary).score for p in presets}
+        assert sample.scores["summarization"].value == pytest.approx(expected["ragas"])
+        assert sample.scores["summ_deepeval"].value == pytest.approx(expected["deepeval"])
+        assert sample.scores["summ_mastra"].value == pytest.approx(expected["mastra"])
+        assert sample.scores["summarization1"].value == pytest.approx(expected["deepeval"])
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        summarization(name="", scorer=shared["ragas"])

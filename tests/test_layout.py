@@ -83,7 +83,9 @@ PUBLIC_API = {
         "JudgeRequest",
         "LangChainJudge",
         "LexicalJudge",
+        "MLflowJudge",
         "OpenAIJudge",
+        "OpikJudge",
         "RagasJudge",
         "resolve_judge",
     ],
@@ -112,7 +114,7 @@ PUBLIC_API = {
     "braintrust.py": ["Summarization"],
     "phoenix.py": ["SummarizationEvaluator"],
     "trulens.py": ["Summarization"],
-    "ray.py": ["RESULT_COLUMNS", "score_dataset"],
+    "ray/__init__.py": ["RESULT_COLUMNS", "score_dataset"],
     "serve/__init__.py": ["ServeConfig", "create_app"],
     "cli/__init__.py": ["main"],
 }
@@ -131,7 +133,7 @@ FACES = {
     "braintrust.py",
     "phoenix.py",
     "trulens.py",
-    "ray.py",
+    "ray",
 }
 TOP_LEVEL_FILES = {
     "__init__.py",

@@ -188,7 +188,7 @@ def test_countries_match_their_adjectives_and_short_names(claim: str, verdict: s
         ("Aston Villa lost 3-2 to Manchester City.", "yes"),  # the other side of "beat"
         ("Manchester City lost 3-2 to Aston Villa.", "no"),
         ("Aston Villa were beaten 3-2 by Manchester City.", "yes"),
-        # reversed roles around "beat": a doubt, not a "no" (see docs/lexical-judge.md)
+        # reversed roles around "beat": a doubt, not a "no" (see docs/offline-judge.md)
         ("Aston Villa fought back from two goals down to beat Manchester City 3-2.", "unknown"),
     ],
 )

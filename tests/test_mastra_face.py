@@ -116,13 +116,24 @@ def test_a_failed_ragas_preset_score_keeps_the_shape_with_a_null_score() -> None
     assert "no questions" in result.info["reason"]
 
 
-def test_a_shared_scorer_must_agree_with_scale() -> None:
+def test_a_shared_scorer_must_agree_with_a_scale_given_beside_it() -> None:
     scorer = SummarizationScorer(llm=LexicalJudge(), preset="mastra", scale=10)
     assert SummarizationMetric(scorer=scorer, scale=10).scorer is scorer
     with pytest.raises(ValueError, match="scale=1 contradicts the scorer"):
-        SummarizationMetric(scorer=scorer)
+        SummarizationMetric(scorer=scorer, scale=1)
     with pytest.raises(TypeError, match="needs a model"):
         SummarizationMetric()
+
+
+def test_a_shared_scorer_keeps_its_scale_when_the_caller_passes_none() -> None:
+    scorer = SummarizationScorer(llm=_mastra_docs_judge(), preset="mastra", scale=10)
+    metric = SummarizationMetric(scorer=scorer)
+    current = create_summarization_scorer(scorer=scorer)
+    assert metric.scale == 10 and current.scorer is scorer
+    assert metric.measure("a b c", "a b").score == 5.0
+    assert current.run({"input": "a b c", "output": "a b"}).score == 5.0
+    with pytest.raises(ValueError, match="scale=1 contradicts the scorer"):
+        create_summarization_scorer(scorer=scorer, scale=1)
 
 
 def test_the_legacy_metric_asks_five_questions_and_the_1x_scorer_ten() -> None:
@@ -201,6 +212,39 @@ def test_source_and_source_extractor_replace_the_user_message() -> None:
         "The fetched document.",
         "A fixed source.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("run", "field"),
+    [
+        (  # messages not wrapped in inputMessages, as an agent run carries them
+            {
+                "input": [{"role": "user", "content": "The plant closed in 1987."}],
+                "output": [{"role": "assistant", "content": "The plant closed."}],
+            },
+            r"run\['input'\] \(a list of 1 item\(s\), roles \['user'\]\) has no user message",
+        ),
+        ({"input": {"question": "q"}, "output": "s"}, r"run\['input'\] \(a mapping with keys"),
+        ({"input": "Source.", "output": [{"role": "user", "content": "u"}]}, r"run\['output'\]"),
+        ({"input": "Source.", "output": None}, r"run\['output'\] \(None\) has no assistant"),
+    ],
+)
+def test_a_run_shape_mastra_cannot_read_raises_naming_the_field(run: dict, field: str) -> None:
+    judge = _mastra_docs_judge()
+    with pytest.raises(TypeError, match=field):
+        create_summarization_scorer(judge).run(run)
+    assert judge.requests == []
+
+
+def test_an_agent_turn_without_text_or_a_blank_user_message_scores_zero() -> None:
+    judge = _mastra_docs_judge()
+    scorer = create_summarization_scorer(judge)
+    tool_turn = [{"role": "assistant", "content": {"format": 2, "parts": []}}]
+    assert scorer.run({"input": "The source.", "output": tool_turn}).score == 0
+    blank = {"inputMessages": [{"role": "user", "content": ""}]}
+    result = scorer.run({"input": blank, "output": "A summary."})
+    assert result.score == 0 and "source is empty" in (result.reason or "")
+    assert judge.requests == []
 
 
 @pytest.mark.parametrize(

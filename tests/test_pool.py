@@ -164,3 +164,68 @@ def test_stopping_workers_mid_task_leaves_the_exit_nothing_to_trip_on() -> None:
         threading.excepthook = previous
     assert not alive and caught == []
     assert took < 10  # the workers were killed, not waited for (each had 30 s of work)
+
+
+async def _cancelled_then_asked_again(judge: ProcessPoolJudge) -> float:
+    """A request whose worker is stuck on it is cancelled (the service's deadline); the next
+    request of the same worker is answered by its replacement, not after the stuck one."""
+    stuck = JudgeRequest("x", "", BaseModel, {"text": "one text", "seconds": 120})
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(judge.complete(stuck), timeout=3)
+    started = time.monotonic()
+    quick = JudgeRequest("x", "", BaseModel, {"text": "one text", "seconds": 0})
+    await asyncio.wait_for(judge.complete(quick), timeout=60)
+    return time.monotonic() - started
+
+
+def test_a_cancelled_request_frees_its_worker_for_the_next() -> None:
+    judge = ProcessPoolJudge(SleepyJudge, 1)
+    try:
+        took = asyncio.run(_cancelled_then_asked_again(judge))
+    finally:
+        judge.terminate()
+    assert judge.restarted == 1
+    assert took < 60  # (the stuck request had 120 s of work left: it was stopped, not awaited)
+
+
+def _ragas_scorer() -> SummarizationScorer:
+    return SummarizationScorer(LexicalJudge(), preset="ragas")
+
+
+async def _sharded(cases: list[tuple[str, str]], workers: int) -> tuple[dict[int, Any], Any]:
+    from summscore.cases import Case
+    from summscore.files.shards import ShardedScorer
+
+    shards = ShardedScorer(_ragas_scorer, workers, _ragas_scorer().failed_result)
+    try:
+        found = {i: r async for i, r in shards.ascore_stream(Case(s, m) for s, m in cases)}
+        return found, shards
+    finally:
+        shards.close()
+
+
+def test_whole_rows_in_worker_processes_give_the_numbers_of_one_process() -> None:
+    """score --workers N sends whole rows to N processes, a source's rows to one of them; a file
+    of one source still keeps every worker busy (an idle one takes the last rows queued)."""
+    cases = _rows()
+    one = _ragas_scorer().score_many(cases, progress=False)
+    found, shards = asyncio.run(_sharded(cases, 2))
+    assert [found[i].score for i in range(len(cases))] == [r.score for r in one]
+    assert shards.usage.judge_calls == sum(r.usage.judge_calls for r in found.values()) > 0
+    source = cases[0][0]
+    many = [(source, f"The summary number {i} of one source.") for i in range(40)]
+    found, shards = asyncio.run(_sharded(many, 2))
+    assert len(found) == 40 and all(r.ok for r in found.values())
+    assert all(n > 0 for n in shards._pool.answered)
+
+
+def test_score_runs_one_worker_by_default() -> None:
+    from summscore.cli import build_parser
+    from summscore.cli.scorer_options import make_shards
+
+    args = build_parser().parse_args(["score", str(NEWS)])
+    assert make_shards(args, _ragas_scorer()) is None
+    args = build_parser().parse_args(["score", str(NEWS), "--workers", "2"])
+    shards = make_shards(args, _ragas_scorer())
+    assert shards is not None and shards.workers == 2
+    shards.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import math
 import os
 import re
 import time
@@ -254,8 +255,23 @@ def test_the_offline_scorer_gives_a_result_or_an_error_naming_the_field(
         assert 0.0 <= result.score <= top
 
 
-def test_a_310_digit_source_does_not_overflow_the_offline_judge() -> None:
-    _scorers["ragas"].score("1" * 310, "1" * 310)
+def test_a_310_digit_number_does_not_overflow_the_offline_judge() -> None:
+    """Past the float range (310 digits), a number is read as no number, not as inf, and the
+    words around it are judged as ever."""
+    big = "1" * 310
+    in_words = f"The mill closed in {big}."
+    ragas, small = (
+        _scorers["ragas"].score(text, text) for text in (in_words, "The mill closed in 1990.")
+    )
+    assert ragas.ok and ragas.qa_score == small.qa_score == 1.0
+    assert ragas.score == pytest.approx(0.5)  # QA 1, conciseness 0: the summary is the source
+    deepeval = _scorers["deepeval"].score(in_words, in_words)
+    assert deepeval.ok and deepeval.alignment_score == deepeval.coverage_score == 1.0
+    other = _scorers["deepeval"].score(in_words, f"The mill closed in {big[:-1]}2.")
+    assert other.ok and other.alignment_score is not None and other.alignment_score < 1.0
+    bare = _scorers["ragas"].score(big, big)
+    assert not bare.ok and math.isnan(bare.score)
+    assert bare.error and "no questions" in bare.error  # said in the row, not raised
 
 
 # ---------------------------------------------------------------------------- the report
@@ -289,9 +305,20 @@ def test_the_report_writer_renders_any_results(cases: list[tuple[str, Any, Any, 
 
 
 def test_the_report_writer_survives_a_lone_surrogate(tmp_path: Path) -> None:
-    scorer = _scorers["ragas"]
-    result = scorer.score("The mill \ud800 closed in 1990.", "The mill closed.")
+    """A lone surrogate (from a JSON "\\ud800" escape) is scored as any character, and the report
+    shows it as U+FFFD in the case's id, text and data, in a file that is valid UTF-8."""
+    source, summary = "The mill \ud800 closed in 1990.", "The mill closed."
+    result = _scorers["ragas"].score(source, summary)
+    assert result.ok and result.qa_score == 0.0  # the summary does not say 1990
+    assert result.conciseness_score == pytest.approx(1 - len(summary) / len(source))
     write_report(tmp_path / "r.html", [ReportCase("\ud800", "The mill \ud800", "x", result)])
+    page = (tmp_path / "r.html").read_bytes().decode("utf-8")  # strict: no surrogate left
+    assert '<div class="text">The mill \ufffd</div>' in page
+    assert f'<span class="score low">{result.score:.3f}</span><span>\ufffd</span>' in page
+    data = re.search(r'<script type="application/json" id="summscore-data">(.*?)</script>', page)
+    assert data, "the report's embedded data"
+    (case,) = json.loads(data.group(1))["cases"]
+    assert case["id"] == "\ufffd" and case["s"] == result.score
 
 
 # ---------------------------------------------------------------------------- the command

@@ -4,7 +4,11 @@ ragas's own legacy metric."""
 from __future__ import annotations
 
 import math
+import re
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -136,17 +140,46 @@ def test_legacy_metric_with_a_shared_scorer_keeps_evaluate_from_replacing_its_ju
     assert frame["summary_score"][0] == scorer.score(list(c.contexts), c.summary).score
 
 
-def test_the_collections_face_on_a_ragas_without_that_api_names_the_version_needed() -> None:
-    try:
-        import ragas.metrics.collections  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("this ragas has the collections API (checked by compat/matrix.py on older)")
-    from summscore.ragas import SummaryScore
+_WITHOUT_COLLECTIONS = """
+import sys
 
-    with pytest.raises(ImportError, match=r"ragas 0\.3\.9 or later.*SummarizationScore"):
-        SummaryScore(llm=LexicalJudge())
+sys.modules["ragas.metrics.collections"] = None  # as ragas before 0.3.9: no collections API
+from ragas.dataset_schema import SingleTurnSample
+
+from summscore.judges import LexicalJudge
+from summscore.ragas import SummarizationScore, SummaryScore
+
+try:
+    SummaryScore(llm=LexicalJudge())
+except ImportError as exc:
+    print("ImportError:", exc)
+sample = SingleTurnSample(reference_contexts=["The mill closed in 1990."], response="The mill closed.")
+print("legacy:", SummarizationScore(llm=LexicalJudge()).single_turn_score(sample))
+"""
+
+
+def test_the_collections_face_on_a_ragas_without_that_api_names_the_version_needed() -> None:
+    """On a ragas without ``ragas.metrics.collections`` (before 0.3.9; faked here on the pinned
+    one, in a fresh interpreter), the collections face names the version it needs and the legacy
+    face it points to still scores."""
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_COLLECTIONS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    error, legacy = done.stdout.splitlines()[-2:]
+    assert re.fullmatch(
+        r"ImportError: summscore\.ragas\.SummaryScore needs ragas's collections API "
+        r"\(ragas 0\.3\.9 or later\); ragas \S+ is installed\. .*SummarizationScore.*",
+        error,
+    ), error
+    expected = SummarizationScorer(LexicalJudge(), preset="ragas").score(
+        ["The mill closed in 1990."], "The mill closed."
+    )
+    assert legacy == f"legacy: {expected.score}"
 
 
 async def test_set_prompts_reaches_the_judge_even_for_a_source_already_scored() -> None:

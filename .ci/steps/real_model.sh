@@ -57,7 +57,10 @@ export SUMMSCORE_REAL_MODEL_SYSTEMS=${SUMMSCORE_REAL_MODEL_SYSTEMS:-"ragas (upst
 mode=$(.venv/bin/python -m compat.real_model --fingerprint)
 echo "real-model suite: watched code $mode since the last recorded run"
 status=0
-timeout 1500 .venv/bin/python -m pytest -m real_model -q -s -p no:cacheprovider \
+# The test log (compat/ci_log.py) marks this run as reporting only when it does not gate, so the
+# final skip check (.ci/check_skips.py) counts it as run there without requiring a pass.
+if [ "$mode" = "same" ]; then export SUMMSCORE_CI_GATING=0; fi
+timeout 1500 .venv/bin/python -m pytest -m real_model -q -s -p no:cacheprovider --fail-on-skip \
     tests/test_real_model.py || status=$?
 if [ "$status" -ne 0 ]; then
   if [ "$mode" = "same" ]; then

@@ -2,11 +2,16 @@
  * @summscore/mastra/legacy with real Mastra 0.x (@mastra/core 0.24 from the npm registry):
  * SummarizationMetric extends Mastra's Metric, measure() and Mastra's evaluate() score through
  * `summscore serve` (compat judge behind it, test harness on loopback) with the 0.x rule, and the
- * numbers equal the Python faces' numbers. .ci/steps/mastra.sh copies the built package into
- * node_modules/@summscore/mastra before running this file.
+ * numbers equal the Python faces' numbers. .ci/steps/mastra.sh installs the packed package
+ * (`npm install <tarball>`, as a Mastra 0.x user does) before running this file.
  */
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { Agent } from '@mastra/core/agent';
 import { MastraError } from '@mastra/core/error';
@@ -29,6 +34,12 @@ const metric = (options: ConstructorParameters<typeof SummarizationMetric>[0] = 
   new SummarizationMetric({ url: harness.serviceUrl, token: harness.token, ...options });
 
 describe('Mastra 0.x', () => {
+  test('the package is installed here, not linked to the repository (whose @mastra/core is 1.x)', () => {
+    const here = realpathSync(dirname(fileURLToPath(import.meta.url)));
+    const installed = realpathSync(fileURLToPath(import.meta.resolve('@summscore/mastra/legacy')));
+    assert.ok(installed.startsWith(`${here}/node_modules/@summscore/mastra/`), installed);
+  });
+
   test('measure() gives the Python faces numbers in Mastra 0.x shape', async () => {
     const m = metric();
     assert.ok(m instanceof Metric);
@@ -86,5 +97,23 @@ describe('Mastra 0.x', () => {
       return true;
     });
     await assert.rejects(metric({ url: 'http://127.0.0.1:9' }).measure('Some text.', 'Text.'), /not reachable/);
+  });
+
+  test('a request that outlives timeoutMs is a timeout MastraError', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      await assert.rejects(metric({ url, timeoutMs: 300 }).measure('Some text.', 'Text.'), (error: unknown) => {
+        assert.ok(error instanceof MastraError);
+        assert.equal(error.id, 'SUMMSCORE_SUMMARIZATION_METRIC_TIMEOUT');
+        assert.equal(error.category, 'THIRD_PARTY');
+        assert.match(error.message, /did not answer within 300 ms/);
+        return true;
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
   });
 });

@@ -11,6 +11,12 @@ default, an Inspect model: the model of the ``grader`` role when the eval sets o
 Inspect so the user's provider configuration holds. Each sample gets a ``Score`` with the value,
 the reason as explanation and the components and evidence as metadata; ``mean`` and ``stderr``
 are reported. A sample the judge could not score gets NaN and the error as its explanation.
+
+``name=`` names the scorer (default ``summarization``): two instances in one Task, say one per
+preset, report as ``summarization(name="summ_ragas")`` and ``summarization(name="summ_mastra")``
+instead of Inspect's ``summarization`` and ``summarization1``. A named instance is registered in
+Inspect's registry under its name when it is built (Inspect keys scores by registry name), so
+``inspect score`` on a log re-creates it where the task's code has built it.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from .scorer import SummarizationScorer
 
 try:
     from inspect_ai.model import get_model
-    from inspect_ai.scorer import Score, Target, mean, scorer, stderr
+    from inspect_ai.scorer import Score, Scorer, Target, mean, stderr
+    from inspect_ai.scorer import scorer as inspect_scorer
     from inspect_ai.solver import TaskState
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("inspect-ai", "inspect", "summscore.inspect", exc) from exc
@@ -33,8 +40,41 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 __all__ = ["summarization"]
 
 
-@scorer(metrics=[mean(), stderr()], name="summarization")
+DEFAULT_NAME = "summarization"
+
+
 def summarization(
+    llm: Any = None,
+    *,
+    name: str = DEFAULT_NAME,
+    scorer: SummarizationScorer | None = None,
+    preset: str = "ragas",
+    model: str | None = None,
+    model_role: str = "grader",
+    source: str = "input",
+    **options: Any,
+) -> Scorer:
+    """Score the model's summary of the sample's input (see the module docstring)."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    factory = _registered if name == DEFAULT_NAME else _named(name)
+    return factory(
+        llm,
+        scorer=scorer,
+        preset=preset,
+        model=model,
+        model_role=model_role,
+        source=source,
+        **options,
+    )
+
+
+def _named(name: str) -> Any:
+    """The factory registered under ``name`` (Inspect's public way to name a scorer)."""
+    return inspect_scorer(metrics=[mean(), stderr()], name=name)(_summarization)
+
+
+def _summarization(
     llm: Any = None,
     *,
     scorer: SummarizationScorer | None = None,
@@ -43,8 +83,8 @@ def summarization(
     model_role: str = "grader",
     source: str = "input",
     **options: Any,
-) -> Any:
-    """Score the model's summary of the sample's input (see the module docstring)."""
+) -> Scorer:
+    """The scorer itself, whichever name it is registered under."""
     if source != "input" and not source.startswith("metadata:"):
         raise ValueError(f"source must be 'input' or 'metadata:<key>', got {source!r}")
     fixed = face_scorer("summarization", llm, scorer, preset, options) if (llm or scorer) else None
@@ -82,3 +122,8 @@ def summarization(
         )
 
     return score
+
+
+# The default name's factory, registered at import: ``inspect score`` re-creates
+# ``summscore/summarization`` from a log with the options it recorded.
+_registered = inspect_scorer(metrics=[mean(), stderr()], name=DEFAULT_NAME)(_summarization)

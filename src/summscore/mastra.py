@@ -13,8 +13,10 @@ alignmentScore, coverageScore}}``; it follows the 0.x rule (5 questions) unless 
 otherwise.
 
 Both are synchronous (working inside a running event loop too) with async twins (``arun``,
-``ameasure``). As in Mastra, an empty summary (or source) scores 0 without asking the judge. The
-rule itself is the core's mastra preset; these classes translate types only. Needs no framework.
+``ameasure``). As in Mastra, an empty summary (or source) scores 0 without asking the judge; a run
+whose input holds no user message or whose output holds no assistant message (a shape Mastra cannot
+read either) raises ``TypeError`` naming the field and its shape. The rule itself is the core's
+mastra preset; these classes translate types only. Needs no framework.
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ _INFO_NAMES = {
     "conciseness_score": "concisenessScore",
 }
 _EMPTY_REASON = "The score is 0 because the {} is empty, so there is nothing to judge."
+
+
+def _given(**options: Any) -> dict[str, tuple[Any, Any]]:
+    """The options the caller passed (not None), each with Mastra's default, for check_scorer."""
+    defaults = {"scale": 1, "max_questions": None}
+    return {name: (value, defaults[name]) for name, value in options.items() if value is not None}
 
 
 def _blank(value: Any) -> bool:
@@ -103,20 +111,24 @@ class SummarizationMetric:
     """
 
     def __init__(
-        self, model: Any = None, scale: float = 1, scorer: SummarizationScorer | None = None
+        self,
+        model: Any = None,
+        scale: float | None = None,
+        scorer: SummarizationScorer | None = None,
     ) -> None:
         if scorer is None:
             if model is None:
                 raise TypeError(
                     "SummarizationMetric needs a model (any judge summscore accepts) or scorer="
                 )
+            scale = 1 if scale is None else scale
             scorer = SummarizationScorer(llm=model, preset="mastra", scale=scale, version="0.x")
         else:
             check_scorer(
-                "SummarizationMetric", scorer, llm=("model", model), options={"scale": (scale, 1)}
+                "SummarizationMetric", scorer, llm=("model", model), options=_given(scale=scale)
             )
         self.model = model
-        self.scale = scale
+        self.scale = scorer.options.get("scale", 1) if scale is None else scale
         self.scorer = scorer
 
     async def ameasure(self, input: str, output: str) -> MastraResult:
@@ -203,8 +215,21 @@ class MastraSummarizationScorer:
         elif self.source is not None:
             source = self.source
         else:
-            source = user_message(run_input) or ""
-        summary = assistant_message(run_output) or ""
+            source = user_message(run_input)
+            if source is None:
+                raise TypeError(
+                    f"{self.id}: run['input'] ({_shape(run_input)}) has no user message to take "
+                    "the source from; pass a string or an agent run's input "
+                    "({'inputMessages': [{'role': 'user', 'content': ...}], ...}), "
+                    "or source= / source_extractor="
+                )
+        summary = assistant_message(run_output)
+        if summary is None:
+            raise TypeError(
+                f"{self.id}: run['output'] ({_shape(run_output)}) has no assistant message to take "
+                "the summary from; pass a string or an agent run's output "
+                "([{'role': 'assistant', 'content': ...}, ...])"
+            )
         result = await _score(self.scorer, source, summary, _FIELDS)
         if result.error is not None:
             raise RuntimeError(f"summarization-scorer: {result.error}")
@@ -238,7 +263,7 @@ class MastraSummarizationScorer:
 def create_summarization_scorer(
     model: Any = None,
     *,
-    scale: float = 1,
+    scale: float | None = None,
     max_questions: int | None = None,
     source: str | None = None,
     source_extractor: SourceExtractor | None = None,
@@ -248,19 +273,21 @@ def create_summarization_scorer(
 
     ``source`` / ``source_extractor(input, output)`` replace the default source (the run's first
     user message), as Mastra's options of those names do. ``max_questions`` defaults to Mastra's
-    10. ``scorer=`` shares an existing scorer (whose rule then decides; options given here must
-    agree with it).
+    10 and ``scale`` to 1. ``scorer=`` shares an existing scorer (whose rule then decides; an
+    option given here beside it must agree with it, one left out is the scorer's).
     """
     if scorer is None:
         if model is None:
             raise TypeError("create_summarization_scorer needs a model (any judge) or scorer=")
         scorer = SummarizationScorer(
-            llm=model, preset="mastra", scale=scale, max_questions=max_questions, version="1.x"
+            llm=model,
+            preset="mastra",
+            scale=1 if scale is None else scale,
+            max_questions=max_questions,
+            version="1.x",
         )
     else:
-        options: dict[str, tuple[Any, Any]] = {"scale": (scale, 1)}
-        if max_questions is not None:
-            options["max_questions"] = (max_questions, None)
+        options = _given(scale=scale, max_questions=max_questions)
         check_scorer("create_summarization_scorer", scorer, llm=("model", model), options=options)
     return MastraSummarizationScorer(scorer, source=source, source_extractor=source_extractor)
 
@@ -303,7 +330,7 @@ def user_message(run_input: Any) -> str | None:
         if isinstance(messages, list):
             first = next((m for m in messages if _role(m) == "user"), None)
             if first is not None:
-                return _text(first)
+                return _text(first) or ""  # a user message without text: an empty source
     for key in ("prompt", "text"):
         if isinstance(run_input.get(key), str):
             return str(run_input[key])
@@ -311,6 +338,8 @@ def user_message(run_input: Any) -> str | None:
         found = _text(run_input.get(key))
         if found:
             return found
+    if any(run_input.get(k) == "" for k in ("content", "input", "user")):
+        return ""  # a text field that is empty: an empty source
     return None
 
 
@@ -319,9 +348,24 @@ def assistant_message(run_output: Any) -> str | None:
     if isinstance(run_output, str):
         return run_output
     if isinstance(run_output, list):
-        texts = [_text(m) for m in run_output if _role(m) == "assistant"]
-        texts = [t for t in texts if t and t.strip()]
-        return texts[-1] if texts else None
+        replies = [m for m in run_output if _role(m) == "assistant"]
+        if not replies:
+            return None
+        texts = [t for t in map(_text, replies) if t and t.strip()]
+        return texts[-1] if texts else ""  # replies without text (tool calls): an empty summary
     if isinstance(run_output, Mapping) and _role(run_output) in (None, "assistant"):
-        return _text(run_output)
+        found = _text(run_output)
+        if found is None and any(k in run_output for k in ("content", "text", "body", "parts")):
+            return ""  # a message whose text is empty: an empty summary
+        return found
     return None
+
+
+def _shape(value: Any) -> str:
+    """How a run field looks, for an error message (its type, and its keys or roles)."""
+    if isinstance(value, Mapping):
+        return f"a mapping with keys {sorted(map(str, value))}"
+    if isinstance(value, list):
+        roles = sorted({str(_role(m)) for m in value})
+        return f"a list of {len(value)} item(s), roles {roles}"
+    return "None" if value is None else f"a {type(value).__name__}"

@@ -1,21 +1,41 @@
 """MLflow face: a scorer for ``mlflow.genai.evaluate()`` (MLflow 3's GenAI scorer API).
 
     from summscore.mlflow import Summarization
-    mlflow.genai.evaluate(data=rows, scorers=[Summarization(llm=judge, preset="deepeval")])
+    mlflow.genai.evaluate(data=rows, scorers=[Summarization(model="openai:/gpt-4o-mini")])
+
+The judge is named as MLflow's built-in judges name theirs: ``model=`` takes MLflow's judge model
+URIs (``"openai:/gpt-4o-mini"``, ``"anthropic:/..."``, ``"gateway:/<endpoint>"``,
+``"databricks"``) and defaults to MLflow's default judge (``MLFLOW_GENAI_JUDGE_DEFAULT_MODEL``,
+else ``"databricks"`` on Databricks, else ``"openai:/gpt-4.1-mini"``), called through MLflow
+(:class:`summscore.judges.MLflowJudge`). ``llm=`` takes any judge object summscore accepts (a
+string there is read as a model URI too), ``scorer=`` shares one
+:class:`summscore.SummarizationScorer` (and number) with every other face.
 
 Each row's source and summary are read the way MLflow's own ragas and deepeval summarization
 scorers read them: the summary from ``outputs``; the source from ``inputs`` (a string, or the
 first of source/document/text/context/... in a dict), falling back to the trace's retrieved
 contexts. ``source_from="expectations"`` reads it from ``expectations`` instead, and
 ``source_key=`` / ``summary_key=`` name the dict keys. The result is an MLflow ``Feedback``: the
-score as value, the reason as rationale, and the components, missed questions and unsupported
-claims as metadata. With ``scorer=`` it shares one :class:`summscore.SummarizationScorer` (and
-number) with every other face.
+score as value, the reason as rationale, the judge model as source, and the components, missed
+questions and unsupported claims as metadata.
+
+``register()`` / ``start()`` / ``update()`` / ``stop()`` and ``model_dump()`` work as on MLflow's
+scorers for a scorer built from ``model=`` (or the default judge), literals and options: MLflow
+stores custom scorers as ``@scorer`` source code, so it is stored as a small function that
+rebuilds this scorer from its configuration (kept as a parameter default) where it runs. That
+function, like every custom scorer outside Databricks, needs
+``MLFLOW_SERVER_ENABLE_CUSTOM_SCORERS=true``, and MLflow's open-source tracking store starts
+(schedules) only scorers judged by a ``gateway:/`` built-in judge, so ``start()`` works on
+Databricks. A scorer built from a judge object or ``scorer=`` lives in this process only and
+says so.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+import types
 from typing import Any, Literal
 
 from pydantic import PrivateAttr
@@ -28,7 +48,10 @@ from .scorer import SummarizationScorer
 try:
     from mlflow.entities import Feedback
     from mlflow.entities.assessment_source import AssessmentSource, AssessmentSourceType
+    from mlflow.exceptions import MlflowException
     from mlflow.genai.scorers import Scorer
+
+    from .judges.mlflow_model import MLflowJudge, default_model, is_model_uri
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("mlflow", "mlflow", "summscore.mlflow", exc) from exc
 
@@ -38,29 +61,62 @@ SourceFrom = Literal["inputs", "expectations"]
 
 
 class Summarization(Scorer):
-    """Summarization score for ``mlflow.genai.evaluate``: ``Summarization(llm=..., preset=...)``."""
+    """Summarization score for ``mlflow.genai.evaluate``: ``Summarization(model=..., preset=...)``."""
 
+    model: str | None = None
+    description: str | None = (
+        "How faithfully the summary in outputs states its source, and how much of the source "
+        "it covers, scored by summscore with the named preset's rule"
+    )
     _scorer: SummarizationScorer = PrivateAttr()
     _source_from: str = PrivateAttr()
     _source_key: str | None = PrivateAttr(default=None)
     _summary_key: str | None = PrivateAttr(default=None)
+    _config: dict[str, Any] | None = PrivateAttr(default=None)
 
     def __init__(
         self,
         llm: Any = None,
         *,
+        model: str | None = None,
         scorer: SummarizationScorer | None = None,
         preset: str = "ragas",
         name: str = "summarization",
         source_from: SourceFrom = "inputs",
         source_key: str | None = None,
         summary_key: str | None = None,
+        inference_params: dict[str, Any] | None = None,
         **options: Any,
     ) -> None:
         if source_from not in ("inputs", "expectations"):
             raise ValueError(f"source_from must be 'inputs' or 'expectations', got {source_from!r}")
+        model = _model_of(llm, model)
+        if isinstance(llm, str):
+            llm = None
         super().__init__(name=name)
-        self._scorer = face_scorer("Summarization", llm, scorer, preset, options)
+        self.model = model
+        if llm is None and scorer is None:
+            judge = MLflowJudge(model or default_model(), inference_params=inference_params)
+            self._scorer = face_scorer("Summarization", judge, None, preset, options)
+            self._config = {
+                "model": model,
+                "inference_params": inference_params,
+                "preset": preset,
+                "name": name,
+                "source_from": source_from,
+                "source_key": source_key,
+                "summary_key": summary_key,
+                "options": options,
+            }
+        else:
+            if inference_params is not None:
+                raise TypeError(
+                    "Summarization: inference_params= goes to a model named by model=; "
+                    "set it on the judge object (or its scorer) instead"
+                )
+            if model is not None:
+                _same_model("Summarization", model, llm, scorer)
+            self._scorer = face_scorer("Summarization", llm, scorer, preset, options)
         self._source_from = source_from
         self._source_key = source_key
         self._summary_key = summary_key
@@ -68,6 +124,12 @@ class Summarization(Scorer):
     @property
     def scorer(self) -> SummarizationScorer:
         return self._scorer
+
+    @classmethod
+    def from_config(cls, config: str) -> Summarization:
+        """The scorer a registered configuration (:meth:`model_dump`'s JSON) describes, built once
+        per configuration and process (so rows share its judge and caches)."""
+        return _from_config(config)
 
     def _source(self, inputs: Any, expectations: Any, trace: Any) -> str | list[str]:
         field = self._source_from
@@ -94,8 +156,10 @@ class Summarization(Scorer):
         trace: Any = None,
         session: Any = None,
     ) -> Feedback:
+        judge = self._scorer.judge
+        source_id = judge.model_uri if isinstance(judge, MLflowJudge) else judge.name
         source_kind = AssessmentSource(
-            source_type=AssessmentSourceType.LLM_JUDGE, source_id=self._scorer.judge.name
+            source_type=AssessmentSourceType.LLM_JUDGE, source_id=source_id
         )
         try:
             source = self._source(inputs, expectations, trace)
@@ -120,6 +184,104 @@ class Summarization(Scorer):
             rationale=result.reason,
             source=source_kind,
             metadata=metadata,
+        )
+
+    # ------------------------------------------------------------- registration, MLflow's way
+
+    def as_decorator_scorer(self) -> Scorer:
+        """This scorer as MLflow stores custom scorers: an ``@scorer`` function (MLflow's own
+        decorator) whose body rebuilds it from its configuration, kept as a parameter default.
+        What :meth:`register` registers and :meth:`model_dump` serializes."""
+        from mlflow.genai.scorers import scorer
+
+        if self._config is None:
+            raise MlflowException.invalid_parameter_value(
+                f"Summarization {self.name!r} was built from a judge object (llm= or scorer=), "
+                "which lives in this process only: MLflow stores a custom scorer as source code "
+                "and literals. Build it with model='<provider>:/<model>' (or MLflow's default "
+                "judge), the preset and its options to register or serialize it."
+            )
+        try:
+            config = json.dumps(self._config, sort_keys=True, ensure_ascii=False)
+        except TypeError as exc:
+            raise MlflowException.invalid_parameter_value(
+                f"Summarization {self.name!r}: its options must be JSON literals to be "
+                f"registered ({exc})"
+            ) from None
+        template = summscore_summarization
+        function = types.FunctionType(
+            template.__code__,
+            template.__globals__,
+            template.__name__,
+            (None, None, None, None, config),
+        )
+        described = "description" in inspect.signature(scorer).parameters  # MLflow >= 3.5
+        extra: dict[str, Any] = {"description": self.description} if described else {}
+        return scorer(function, name=self.name, **extra)
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        return self.as_decorator_scorer().model_dump(**kwargs)
+
+    def register(self, *, name: str | None = None, experiment_id: str | None = None) -> Scorer:
+        return self.as_decorator_scorer().register(name=name, experiment_id=experiment_id)
+
+    def start(self, *, name: str | None = None, experiment_id: str | None = None, **kw: Any) -> Any:
+        return self.as_decorator_scorer().start(name=name, experiment_id=experiment_id, **kw)
+
+    def update(
+        self, *, name: str | None = None, experiment_id: str | None = None, **kw: Any
+    ) -> Any:
+        return self.as_decorator_scorer().update(name=name, experiment_id=experiment_id, **kw)
+
+    def stop(self, *, name: str | None = None, experiment_id: str | None = None) -> Scorer:
+        return self.as_decorator_scorer().stop(name=name, experiment_id=experiment_id)
+
+
+def summscore_summarization(
+    inputs: Any = None,
+    outputs: Any = None,
+    expectations: Any = None,
+    trace: Any = None,
+    summscore_config: str = "{}",
+) -> Any:
+    """The registered form's body (MLflow stores the body and the signature, not this module)."""
+    from summscore.mlflow import Summarization
+
+    scorer = Summarization.from_config(summscore_config)
+    return scorer(inputs=inputs, outputs=outputs, expectations=expectations, trace=trace)
+
+
+@functools.lru_cache(maxsize=32)
+def _from_config(config: str) -> Summarization:
+    data = json.loads(config)
+    options = data.pop("options", None) or {}
+    return Summarization(**data, **options)
+
+
+def _model_of(llm: Any, model: str | None) -> str | None:
+    """The judge model URI given: ``model=``, or a string ``llm=`` (MLflow has no other meaning
+    for a string judge)."""
+    if isinstance(llm, str):
+        if model is not None:
+            raise TypeError("Summarization: pass the judge once, as model= (a model URI)")
+        model = llm
+    if model is not None and not is_model_uri(model):
+        raise ValueError(
+            f"Summarization: {model!r} is not an MLflow judge model URI. Name the judge as "
+            "MLflow's built-in judges do: model='openai:/gpt-4o-mini', 'anthropic:/<model>', "
+            "'gateway:/<endpoint>' or 'databricks'; llm= takes a judge object"
+        )
+    return model
+
+
+def _same_model(owner: str, model: str, llm: Any, scorer: SummarizationScorer | None) -> None:
+    if llm is not None:
+        raise TypeError(f"{owner}: pass the judge once: model= (a model URI) or llm= (an object)")
+    judge = scorer.judge if scorer is not None else None
+    if not (isinstance(judge, MLflowJudge) and judge.model_uri == model):
+        raise ValueError(
+            f"{owner}: model={model!r} and scorer= name different judges; pass only scorer= "
+            f"(it judges with {judge.name if judge is not None else 'another judge'})"
         )
 
 

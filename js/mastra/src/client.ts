@@ -64,7 +64,7 @@ export interface ServiceOptions {
   url?: string;
   /** Bearer token, when the service was started with --token-env (default: env SUMMSCORE_TOKEN). */
   token?: string;
-  /** Milliseconds to wait for one scoring request (default 120000). */
+  /** Milliseconds to wait for one scoring request, answer included (default 120000); past it the call fails with type `timeout`. */
   timeoutMs?: number;
   /** The fetch to use (default: the global fetch). */
   fetch?: typeof fetch;
@@ -95,6 +95,14 @@ function env(name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** Milliseconds one scoring request may take unless `timeoutMs` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** What `AbortSignal.timeout` rejects a fetch with (a DOMException named TimeoutError). */
+function isTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'TimeoutError';
+}
+
 /** The service URL without a trailing slash. */
 export function serviceUrl(options: ServiceOptions): string {
   return (options.url ?? env('SUMMSCORE_URL') ?? 'http://127.0.0.1:8000').replace(/\/+$/, '');
@@ -107,22 +115,40 @@ export async function scoreSummary(options: ServiceOptions, request: ScoreReques
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timedOut = (cause: unknown) =>
+    new SummscoreServiceError(
+      `summscore serve at ${url} did not answer within ${timeoutMs} ms (timeoutMs); a long source or a slow judge may need more`,
+      { type: 'timeout', cause },
+    );
   let response: Response;
   try {
     response = await doFetch(url, {
       method: 'POST',
       headers,
       body: JSON.stringify(request),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (cause) {
+    if (isTimeout(cause)) throw timedOut(cause);
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new SummscoreServiceError(`summscore serve is not reachable at ${url} (${reason}); start it with "summscore serve"`, {
       type: 'unreachable',
       cause,
     });
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text(); // the timeout covers the body too
+  } catch (cause) {
+    if (isTimeout(cause)) throw timedOut(cause);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new SummscoreServiceError(`summscore serve at ${url} broke off its answer (${reason})`, {
+      status: response.status,
+      type: 'bad_response',
+      cause,
+    });
+  }
   let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;

@@ -4,12 +4,15 @@
  * `createSummarizationScorer` runs on the same judge, in the same runEvals.
  */
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
 import { Agent } from '@mastra/core/agent';
 import { MastraError } from '@mastra/core/error';
 import { runEvals } from '@mastra/core/evals';
 import { Mastra } from '@mastra/core/mastra';
+import { InMemoryStore } from '@mastra/core/storage';
 import { createMockModel } from '@mastra/core/test-utils/llm-mock';
 import { createSummarizationScorer as createMastraSummarizationScorer } from '@mastra/evals/scorers/prebuilt';
 import { type ClaimVerdict, createSummarizationScorer, scoreSummary, SummscoreServiceError } from '@summscore/mastra';
@@ -198,6 +201,84 @@ describe('Mastra 1.x', () => {
         return true;
       },
     );
+  });
+});
+
+describe('Mastra 1.x, what a run leaves behind', () => {
+  test('a stored score row carries the prompt columns Mastra own rows carry, filled with what was sent', async () => {
+    const c = harness.cases.find((x) => x.id === 'news-tesla-misattributed')!;
+    const scorer = ours();
+    const theirs = mastras();
+    const mastra = new Mastra({
+      agents: { summariser: summariser(c.summary) },
+      scorers: { summarization: scorer, mastraSummarization: theirs },
+      storage: new InMemoryStore(),
+      logger: false,
+    });
+    await runEvals({ target: mastra.getAgent('summariser'), data: [{ input: c.source }], scorers: [scorer, theirs] });
+    const scores = (await mastra.getStorage()!.getStore('scores'))!;
+    const stored = async (scorerId: string): Promise<Record<string, any>> => {
+      const { scores: rows } = await scores.listScoresByScorerId({ scorerId, pagination: { page: 0, perPage: 10 } });
+      assert.equal(rows.length, 1, scorerId);
+      return rows[0] as Record<string, any>;
+    };
+    const row = await stored(scorer.id);
+    const mastraRow = await stored(theirs.id);
+    for (const column of ['preprocessPrompt', 'analyzePrompt', 'generateReasonPrompt']) {
+      assert.equal(typeof mastraRow[column], 'string', `Mastra's own row has ${column}`);
+      assert.equal(typeof row[column], 'string', `our row has ${column}`);
+    }
+    // preprocess: the request sent to summscore serve, with the run's source and summary.
+    const [requestLine, ...body] = (row.preprocessPrompt as string).split('\n');
+    assert.equal(requestLine, `POST ${harness.serviceUrl}/v1/score`);
+    const sent = JSON.parse(body.join('\n'));
+    assert.equal(sent.source, c.source);
+    assert.equal(sent.summary, c.summary);
+    assert.ok(!(row.preprocessPrompt as string).includes(harness.token), 'the token is never stored');
+    // analyze: the questions the service's judge answered from the summary alone.
+    const analyze = JSON.parse(row.analyzePrompt);
+    assert.equal(analyze.summary, c.summary);
+    assert.deepEqual(analyze.questions, row.preprocessStepResult.questions);
+    // reason: the score and the evidence the service's judge explained.
+    const reason = JSON.parse(row.generateReasonPrompt);
+    assert.equal(reason.score, row.score);
+    const unsupported = row.preprocessStepResult.alignment.filter((a: any) => !a.supported).map((a: any) => a.claim);
+    assert.deepEqual(reason.unsupported_claims, unsupported);
+    assert.ok(unsupported.length > 0, 'the misattributed founder is an unsupported claim');
+  });
+
+  test('scorer.run returns the prompt columns; an empty summary says nothing was sent', async () => {
+    const c = harness.cases.find((x) => x.id === 'news-fitness')!;
+    const result = await ours().run(agentRun(c.source, c.summary));
+    assert.match(result.preprocessPrompt ?? '', /^POST http:\/\/127\.0\.0\.1:\d+\/v1\/score\n\{/);
+    const empty = await ours({ url: 'http://127.0.0.1:9' }).run(agentRun(c.source, ' '));
+    assert.match(empty.preprocessPrompt ?? '', /^\(nothing sent: The score is 0 because the summary is empty/);
+  });
+
+  test('a request that outlives timeoutMs is reported as a timeout, not as an unreachable service', async () => {
+    // A service that accepts the connection and never answers.
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      await assert.rejects(ours({ url, timeoutMs: 300 }).run(agentRun('The plant closed in 1987.', 'It closed.')), (error: unknown) => {
+        assert.ok(error instanceof MastraError, String(error));
+        assert.match(error.message, /did not answer within 300 ms \(timeoutMs\)/);
+        const cause = findCause(error);
+        assert.match(String(cause?.code ?? cause?.id), /^SUMMSCORE_SUMMARIZATION_TIMEOUT$/);
+        assert.equal(cause?.category, 'THIRD_PARTY');
+        return true;
+      });
+      await assert.rejects(scoreSummary({ url, timeoutMs: 200 }, { source: 'Some text.', summary: 'Text.' }), (error: unknown) => {
+        assert.ok(error instanceof SummscoreServiceError);
+        assert.equal(error.type, 'timeout');
+        assert.doesNotMatch(error.message, /not reachable/);
+        return true;
+      });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
   });
 });
 

@@ -12,16 +12,22 @@ verdicts read the source's own sentences again), so a source is analysed in one 
 in each (with a shared queue, a pool of two did nearly twice the work of one process under the
 deepeval rule). A worker with more requests waiting than another (by more than ``_SPILL``) gives
 the next one to the least busy: many summaries of one source still use every worker.
+
+A request cancelled while its worker is on it (the service's deadline, Ctrl-C) stops that worker
+and starts another in its place: a pathological text cannot hold a worker. The other requests
+that worker held are sent again to its replacement.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.context
+import os
 import signal
 import threading
 import time
@@ -69,7 +75,17 @@ def _start_worker(factory: Callable[[], Any]) -> None:
     global _worker_judge
     # (A worker started from another thread than the main one gets here before it ignores it.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_outlive_no_parent, args=(parent,), daemon=True).start()
     _worker_judge = factory()
+
+
+def _outlive_no_parent(parent: int) -> None:
+    """End this worker when the process that started it is gone (killed by a signal, say, with
+    no chance to stop its pool): an orphaned worker would wait for requests forever."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
@@ -78,6 +94,12 @@ def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
 
 # How long terminate() waits for the executors' manager threads to see their workers gone.
 _MANAGER_WAIT = 10.0
+
+
+# One killing at a time: each swaps threading.excepthook while its workers die, and two that
+# interleave (a worker replaced after its request was cancelled, then Ctrl-C's terminate) would
+# restore each other's hook too early.
+_KILLING = threading.Lock()
 
 
 @contextlib.contextmanager
@@ -161,23 +183,24 @@ class ProcessPoolJudge:
         self._next = itertools.count()  # requests without a text take turns
         self._waiting: list[int] = []  # requests sent to each worker and not yet answered
         self.answered: list[int] = [0] * workers  # requests each worker answered
+        self.restarted = 0  # workers stopped mid-task (their request was cancelled) and replaced
+        self._killers: list[threading.Thread] = []  # threads stopping replaced workers
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=_QuietContext(),
+            initializer=_start_worker,
+            initargs=(self._factory,),
+        )
+        # Stop the worker when this judge is dropped, not only at exit.
+        weakref.finalize(self, pool.shutdown, wait=False, cancel_futures=True)
+        return pool
 
     def _start(self) -> list[concurrent.futures.ProcessPoolExecutor]:
         with self._lock:
             if not self._pools:
-                context = _QuietContext()
-                self._pools = [
-                    concurrent.futures.ProcessPoolExecutor(
-                        max_workers=1,
-                        mp_context=context,
-                        initializer=_start_worker,
-                        initargs=(self._factory,),
-                    )
-                    for _ in range(self.workers)
-                ]
-                # Stop the workers when this judge is dropped, not only at exit.
-                for pool in self._pools:
-                    weakref.finalize(self, pool.shutdown, wait=False, cancel_futures=True)
+                self._pools = [self._executor() for _ in range(self.workers)]
                 self._waiting = [0] * self.workers
             return self._pools
 
@@ -185,17 +208,59 @@ class ProcessPoolJudge:
         pools = self._start()
         with self._lock:
             worker = choose_worker(preferred_worker(request, len(pools), self._next), self._waiting)
+        return JudgeReply(output=await self.run_on(worker, request.task, request.inputs))
+
+    async def run_on(self, worker: int, task: str, inputs: Mapping[str, Any]) -> Any:
+        """``run(task, inputs)`` of the judge in worker ``worker`` (0 to workers - 1)."""
+        pools = self._start()
+        with self._lock:
             self._waiting[worker] += 1
+        inputs = dict(inputs)
         try:
-            output = await asyncio.get_running_loop().run_in_executor(
-                pools[worker], _run_in_worker, request.task, dict(request.inputs)
-            )
+            while True:
+                executor = self._pools[worker] if self._pools else pools[worker]
+                future = executor.submit(_run_in_worker, task, inputs)
+                try:
+                    output = await asyncio.wrap_future(future)
+                    break
+                except asyncio.CancelledError:
+                    if not future.cancel():  # the worker is on it (or holds it next): stop it
+                        self._replace(worker, executor)
+                    raise
+                except concurrent.futures.process.BrokenProcessPool:
+                    if not self._pools or self._pools[worker] is executor:
+                        raise
+                    # Its worker was stopped for another request's sake: ask the new one.
         finally:
             with self._lock:
                 self._waiting[worker] -= 1
         with self._lock:
             self.answered[worker] += 1
-        return JudgeReply(output=output)
+        return output
+
+    def _replace(self, worker: int, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Put a new worker in the place of ``executor`` and kill its process (in a thread: the
+        event loop does not wait for it)."""
+        with self._lock:
+            if not self._pools or self._pools[worker] is not executor:
+                return  # replaced already, or the pool was closed
+            self._pools[worker] = self._executor()
+            self.restarted += 1
+        killer = threading.Thread(
+            target=self._kill, args=([executor],), name="summscore-pool-restart", daemon=True
+        )
+        with self._lock:
+            self._killers = [t for t in self._killers if t.is_alive()] + [killer]
+        killer.start()
+
+    def _join_killers(self) -> None:
+        """Wait until the replaced workers are gone (their manager threads too: one still
+        running at the interpreter's exit trips its exit hook)."""
+        with self._lock:
+            killers, self._killers = self._killers, []
+        deadline = time.monotonic() + _MANAGER_WAIT
+        for thread in killers:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def close(self) -> None:
         """Stop the worker processes (they also stop when the program exits)."""
@@ -203,15 +268,21 @@ class ProcessPoolJudge:
             pools, self._pools = self._pools, []
         for pool in pools:
             pool.shutdown(wait=True, cancel_futures=True)
+        self._join_killers()
 
     def terminate(self) -> None:
         """Stop the worker processes now, mid-task (after Ctrl-C: the run is over, and a long
         text being judged would otherwise hold the exit until it is done)."""
         with self._lock:
             pools, self._pools = self._pools, []
+        self._kill(pools)
+        self._join_killers()
+
+    @staticmethod
+    def _kill(pools: list[concurrent.futures.ProcessPoolExecutor]) -> None:
         # (private attributes of ProcessPoolExecutor: its manager thread and its processes)
         managers = [getattr(pool, "_executor_manager_thread", None) for pool in pools]
-        with _quiet_managers([t for t in managers if t is not None]) as wait:
+        with _KILLING, _quiet_managers([t for t in managers if t is not None]) as wait:
             for pool in pools:
                 for process in list((getattr(pool, "_processes", None) or {}).values()):
                     process.terminate()

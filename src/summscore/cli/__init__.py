@@ -13,9 +13,11 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import MissingExtraError
 from .parser import build_parser as build_parser
+from .parser import subcommand
 from .score import run_score as run_score
 from .score import run_score_on_ray as run_score_on_ray
 from .scorer_options import add_scorer_options as add_scorer_options
@@ -40,13 +42,26 @@ def run_serve(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
 
 
+def _with_environment(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> Any:
+    from ..serve.command import apply_environment
+
+    try:
+        apply_environment(subcommand(parser, "serve"))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # for the --resume hint
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
+        if args.command == "serve":  # SUMMSCORE_<OPTION> variables give defaults (containers)
+            args = _with_environment(parser, argv)
         if args.command == "serve":
             return run_serve(args)
         if args.engine == "ray":

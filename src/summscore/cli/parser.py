@@ -9,7 +9,7 @@ from ..files.datasets import SOURCE_COLUMNS, SUMMARY_COLUMNS
 from .scorer_options import add_scorer_options
 from .usage import CommandParser
 
-__all__ = ["build_parser"]
+__all__ = ["build_parser", "subcommand"]
 
 _EXAMPLES = """\
 examples:
@@ -30,6 +30,9 @@ examples:
 
   # a ragas or deepeval export, gzipped, results as JSONL on stdout
   summscore score ragas_export.jsonl.gz --out - > scores.jsonl
+
+  # a CSV from a European Excel (';' separators, a BOM, CRLF) is read as it is; or force it
+  summscore score export.csv --delimiter ';'
 
   # after Ctrl-C (or a judge outage): score only the rows the results file lacks
   summscore score big.jsonl --out big.results.jsonl --resume
@@ -115,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
         "wins); undecodable rows fail with their line named, e.g. --encoding cp1252",
     )
     io.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="the separator of a CSV INPUT: one character or comma, semicolon, tab, pipe "
+        "(default: detected from the header and first rows; tab for .tsv), e.g. --delimiter ';'",
+    )
+    io.add_argument(
         "--sheet",
         metavar="NAME",
         help="the worksheet of an Excel INPUT to read (needed when several sheets hold data), "
@@ -153,3 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_parser(commands, add_scorer_options)
     return parser
+
+
+def subcommand(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (``serve``) in ``parser``'s subcommands."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    raise KeyError(name)

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import os
 import re
+import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,8 @@ from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_rows
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
-from ..files.records import FORMATS, count_records
-from ..files.resume import ResumeState
+from ..files.records import FORMATS, count_records, parse_delimiter
+from ..files.resume import ResumeState, partial_path
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
@@ -32,7 +33,7 @@ from .report import (
     source_text,
     write_streamed_report,
 )
-from .scorer_options import make_scorer
+from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
@@ -117,10 +118,6 @@ def _is_report(path: Path) -> bool:
     return not head.strip() or b"summscore" in head
 
 
-def _tmp_path(out: Path) -> Path:
-    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
-
-
 def run_score(args: argparse.Namespace) -> int:
     path = Path(args.input)
     if args.limit is not None and args.limit < 0:
@@ -134,7 +131,10 @@ def run_score(args: argparse.Namespace) -> int:
     to_stdout = args.out == "-"
     _check_report_suffix(args)
     try:
-        reader = open_rows(path, columns, encoding=args.encoding, sheet=args.sheet)
+        delimiter = parse_delimiter(args.delimiter) if args.delimiter is not None else None
+        reader = open_rows(
+            path, columns, encoding=args.encoding, sheet=args.sheet, delimiter=delimiter
+        )
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
@@ -145,8 +145,9 @@ def run_score(args: argparse.Namespace) -> int:
     if first is None:
         raise UsageError(f"{path}: the file has no rows")
     used = reader.columns
+    dialect = f"{reader.dialect}, " if reader.dialect else ""
     print(
-        f"summscore: {path.name}: source column {used.source!r}, summary column "
+        f"summscore: {path.name}: {dialect}source column {used.source!r}, summary column "
         f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
         file=sys.stderr,
     )
@@ -163,7 +164,7 @@ def run_score(args: argparse.Namespace) -> int:
             resume = ResumeState.load(out)
         except (OSError, ValueError, MissingExtraError) as exc:
             raise UsageError(f"--resume: cannot read {out} ({exc})") from None
-    target = _tmp_path(out) if resume is not None and out is not None else out
+    target = partial_path(out) if resume is not None and out is not None else out
     try:
         writer = ResultWriter("-" if target is None else target)
     except (OSError, ValueError, MissingExtraError) as exc:
@@ -181,16 +182,21 @@ def run_score(args: argparse.Namespace) -> int:
     )
     total = None
     if not args.no_progress:
-        total = count_records(path, args.encoding, sheet=args.sheet)
+        total = count_records(path, args.encoding, sheet=args.sheet, delimiter=delimiter)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
-    interrupted = _run(args, scorer, _limited(_chain(first, rows), args.limit, sink), sink, total)
+    shards = make_shards(args, scorer)  # --workers N: whole rows in N processes
+    rows_left = _limited(_chain(first, rows), args.limit, sink)
+    interrupted = _run(args, scorer, rows_left, sink, total, shards)
     if target != out and target is not None and out is not None:
         os.replace(target, out)
     where = "stdout" if out is None else str(out)
     if interrupted:
         print(f"summscore: interrupted; the rows finished so far are in {where}", file=sys.stderr)
+        print(_resume_hint(args, out), file=sys.stderr)
     else:
-        print_summary(sink, scorer, sys.stderr)
+        print_summary(sink, scorer, sys.stderr, shards.usage if shards else None)
+        if reader.dialect:
+            print(f"input:   {reader.dialect}", file=sys.stderr)
         print(f"results: {where}", file=sys.stderr)
     if spool is not None:
         meta = {"input": str(path), "rows": sink.written}
@@ -267,6 +273,7 @@ def _run(
     rows: Iterator[Row],
     sink: RunSink,
     total: int | None,
+    shards: Any = None,
 ) -> bool:
     """Score every row into ``sink``; True when the user interrupted the run (Ctrl-C)."""
     from tqdm.auto import tqdm
@@ -281,17 +288,34 @@ def _run(
     )
     interrupted = False
     try:
-        asyncio.run(score_rows(scorer, rows, sink, bar))
+        stream = shards.ascore_stream if shards is not None else None
+        asyncio.run(score_rows(scorer, rows, sink, bar, stream=stream))
     except KeyboardInterrupt:
         interrupted = True
-        stop = getattr(scorer.llm, "terminate", None)  # the offline judge's worker processes
-        if callable(stop):
-            stop()
     finally:
+        release_judge(scorer, interrupted)  # the offline judge's worker processes, if any
+        if shards is not None:
+            shards.close(interrupted)
         bar.close()
         sink.finish(interrupted)
         sink.writer.close()
     return interrupted
+
+
+def _resume_hint(args: argparse.Namespace, out: Path | None) -> str:
+    """The command that continues an interrupted run: the same one, with --resume (and --out
+    naming the results file, which the default would also find)."""
+    if out is None:
+        return (
+            "summscore: the results went to stdout, which --resume cannot read: name a results "
+            "file with --out to be able to continue a run"
+        )
+    argv = list(getattr(args, "argv", None) or ["score", args.input])
+    if not args.out:
+        argv += ["--out", str(out)]
+    if not args.resume:
+        argv.append("--resume")
+    return "summscore: to score the rest: " + shlex.join(["summscore", *argv])
 
 
 def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
@@ -311,19 +335,14 @@ def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[
 
 
 def run_score_on_ray(args: argparse.Namespace) -> int:
-    """``score --engine ray``: the rows are scored by actors (see summscore.ray); ``--report``
-    reads the results file back after the run, beside the input."""
+    """``score --engine ray``: the rows are scored by actors (see summscore.ray), ``--resume``
+    as on the local engine; ``--report`` reads the results file back after the run."""
     from ..ray import run_score_file
 
     path = Path(args.input)
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    if args.resume:
-        raise UsageError(
-            "--resume is not available with --engine ray (it scores every row again); "
-            "resume with the local engine"
-        )
     _check_report_suffix(args)
     out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
     _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from typing import Any
 
@@ -11,7 +12,7 @@ from ..errors import MissingExtraError
 from ..scorer import SummarizationScorer
 from .usage import UsageError
 
-__all__ = ["add_scorer_options", "make_judge", "make_scorer"]
+__all__ = ["add_scorer_options", "make_judge", "make_scorer", "make_shards", "release_judge"]
 
 
 def add_scorer_options(parser: argparse.ArgumentParser) -> None:
@@ -107,8 +108,9 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="processes for the offline lexical judge (default: the machine's cores); the "
-        "numbers are the same with any N, e.g. --workers 1",
+        help="processes for the offline lexical judge (score: default 1, see the docs; serve: "
+        "default 1, a process apart so that a long text never holds the server and "
+        "--request-timeout can stop it); the numbers are the same with any N, e.g. --workers 2",
     )
     judge.add_argument(
         "--timeout", type=float, help="seconds per judge call (default 120), e.g. --timeout 60"
@@ -169,7 +171,9 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
     model = args.model if args.judge == "openai" else None
     llm, max_concurrency = make_judge(args), args.max_concurrency
     workers = _workers(args)
-    if args.judge == "lexical" and workers > 1:
+    serving = getattr(args, "command", None) == "serve"
+    # score --workers N: whole rows go to N processes (make_shards); the scorer stays in this one.
+    if args.judge == "lexical" and serving:
         from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 
@@ -191,12 +195,33 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
         raise UsageError(_cli_names(str(exc))) from None
 
 
+def make_shards(args: argparse.Namespace, scorer: SummarizationScorer) -> Any:
+    """``score --workers N`` (N > 1) with the offline judge: a ShardedScorer whose N processes
+    each build this command's scorer; None for one worker or another judge."""
+    workers = _workers(args)
+    if args.judge != "lexical" or workers < 2:
+        return None
+    from ..files.shards import ShardedScorer
+
+    one = argparse.Namespace(**{**vars(args), "workers": 1, "argv": None})
+    return ShardedScorer(functools.partial(make_scorer, one), workers, scorer.failed_result)
+
+
+def release_judge(scorer: SummarizationScorer, interrupted: bool = False) -> None:
+    """Stop the offline judge's worker processes, if the run has any: waited for after a
+    complete run, killed after Ctrl-C (a long text would hold the exit). Never left to the
+    interpreter's exit, whose hook could meet a worker's pipe half torn down."""
+    from ..calls.pool import ProcessPoolJudge
+
+    judge = scorer.llm
+    if isinstance(judge, ProcessPoolJudge):
+        judge.terminate() if interrupted else judge.close()
+
+
 def _workers(args: argparse.Namespace) -> int:
     workers = getattr(args, "workers", None)
     if workers is None:
-        # score: every core by default. serve keeps one process (its requests are concurrent
-        # already, and a pool would outlive a stopped server's event loop).
-        return 1 if getattr(args, "command", None) == "serve" else os.cpu_count() or 1
+        return 1
     if workers < 1:
         raise UsageError(f"--workers must be a positive integer, got {workers}")
     return int(workers)

@@ -88,5 +88,10 @@ def deepeval_judge(model: Any, async_mode: bool) -> Any:
     from ..judges.deepeval_model import DeepEvalJudge, is_deepeval_model
 
     if model is None or isinstance(model, str) or is_deepeval_model(model):
-        return DeepEvalJudge(model, async_mode=async_mode)
+        judge = DeepEvalJudge(model, async_mode=async_mode)
+        from ._clients import PooledClientJudge, pools_clients
+
+        if async_mode and pools_clients(judge.model):  # speed only: one client per loop
+            return PooledClientJudge(judge.model, async_mode=async_mode)
+        return judge
     return model

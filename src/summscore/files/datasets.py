@@ -19,6 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from ..cases import FieldNames, check_questions, check_source, check_summary
+from .columns import (
+    ID_COLUMNS,
+    QUESTION_COLUMNS,
+    SOURCE_COLUMNS,
+    SUMMARY_COLUMNS,
+    Columns,
+    in_row,
+    resolve_columns,
+)
 from .records import (
     CellError,
     InputError,
@@ -50,34 +59,9 @@ __all__ = [
     "rows_from_records",
 ]
 
-# ragas exports: reference_contexts (the source of its SummaryScore), retrieved_contexts,
-# user_input, response; deepeval exports: input (the original text), actual_output.
-SOURCE_COLUMNS = (
-    "source",
-    "contexts",
-    "reference_contexts",
-    "retrieved_contexts",
-    "input",
-    "text",
-    "document",
-    "user_input",
-)
-SUMMARY_COLUMNS = ("summary", "response", "actual_output", "output")
-ID_COLUMNS = ("id",)
-QUESTION_COLUMNS = ("assessment_questions",)
 # A CSV cell meant as a list of texts: it opens with [" or [' (a Python list printed) or [].
 # "[Reuters] Paris hosted it" and "... met on Monday [3]" are text.
 _MEANT_AS_LIST = re.compile(r"""^\s*\[\s*(["'\]]|$)""")
-
-
-@dataclass(frozen=True)
-class Columns:
-    """Which columns hold what. None means: the first of the defaults present in the file."""
-
-    source: str | None = None
-    summary: str | None = None
-    id: str | None = None
-    questions: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +94,7 @@ class RowReader:
     _records: Iterator[Record] = field(repr=False)
     _chosen: Columns = field(default=Columns(), repr=False)
     sheet: str | None = None  # the worksheet named with sheet=, as the workbook spells it
+    dialect: str | None = None  # a CSV file's delimiter and encoding, as read
 
     @property
     def repeated(self) -> list[str]:
@@ -144,14 +129,16 @@ def open_rows(
     *,
     encoding: str = "utf-8",
     sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> RowReader:
     """Open ``path`` and resolve its columns; raises :class:`InputError` for a whole-file problem.
-    ``sheet`` names the worksheet of an Excel workbook (needed when several hold data).
+    ``sheet`` names the worksheet of an Excel workbook (needed when several hold data);
+    ``delimiter`` a CSV file's (default: detected from its first lines).
 
     JSONL and JSON files take their column names from the first object (rows before it that
     cannot be read are kept and come out first, as errors).
     """
-    opened = open_records(path, encoding, sheet=sheet)
+    opened = open_records(path, encoding, sheet=sheet, delimiter=delimiter)
     records = opened.records
     file_columns = opened.columns
     if file_columns is None:
@@ -168,7 +155,7 @@ def open_rows(
                 f"{opened.path}: no row could be read (first: {held[0].where} {held[0].problem})"
             )
         records = _chain(held, records)
-    resolved = _resolve(opened.path, columns, file_columns)
+    resolved = resolve_columns(opened.path, columns, file_columns)
     return RowReader(
         opened.path,
         opened.format,
@@ -178,6 +165,7 @@ def open_rows(
         records,
         columns,
         sheet=opened.sheet,
+        dialect=opened.dialect,
     )
 
 
@@ -187,36 +175,39 @@ def read_rows(
     *,
     encoding: str = "utf-8",
     sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> Iterator[Row]:
     """Yield the rows of ``path`` lazily (see :func:`open_rows`)."""
-    yield from open_rows(path, columns, encoding=encoding, sheet=sheet)
+    yield from open_rows(path, columns, encoding=encoding, sheet=sheet, delimiter=delimiter)
 
 
 def rows_from_records(
-    records: Sequence[Mapping[str, Any]], columns: Columns = Columns(), *, start: int = 1
+    records: Sequence[Mapping[str, Any]], columns: Columns = Columns(), *, start: int | None = 1
 ) -> list[Row]:
     """Rows from records already in memory (a Ray batch, a service request), read as a file's.
 
     The columns are resolved on the batch's keys, so a missing column is every row's error
-    rather than an exception; ``start`` numbers the first record.
+    rather than an exception; ``start`` numbers the first record. ``start=None``: the records'
+    place in the whole is unknown (a batch of a Ray dataset), so a row's error names its id
+    alone ("id 'r37': summary cannot be empty"), or nothing where there is no id column.
     """
     keys = sorted({str(k) for record in records for k in record})
+
+    def place(i: int) -> tuple[int, str]:
+        return (0, "") if start is None else (start + i, f"row {start + i}")
+
     try:
-        resolved = _resolve(Path("<batch>"), columns, keys)
+        resolved = resolve_columns(Path("<batch>"), columns, keys)
     except InputError as exc:
-        return [
-            Row(id=start + i, error=str(exc), where=f"row {start + i}", number=start + i)
-            for i in range(len(records))
-        ]
+        places = map(place, range(len(records)))
+        return [Row(id=n if w else None, error=str(exc), where=w, number=n) for n, w in places]
     reader = RowReader(
         Path("<batch>"),
         "parquet",
         "utf-8",
         resolved,
         keys,
-        iter(
-            Record(start + i, f"row {start + i}", fields=record) for i, record in enumerate(records)
-        ),
+        iter(Record(*place(i), fields=record) for i, record in enumerate(records)),
         columns,
     )
     return list(reader)
@@ -225,33 +216,6 @@ def rows_from_records(
 def _chain(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
     yield from first
     yield from rest
-
-
-def _resolve(path: Path, columns: Columns, names: Sequence[str]) -> Columns:
-    present = set(names)
-    listed = ", ".join(names) if names else "none"
-
-    def pick(chosen: str | None, defaults: Sequence[str], what: str, option: str) -> str | None:
-        if chosen is not None:
-            if chosen not in present:
-                raise InputError(
-                    f"{path}: no column {chosen!r} ({option}); the file's columns are: {listed}"
-                )
-            return chosen
-        found = next((name for name in defaults if name in present), None)
-        if found is None and what:
-            raise InputError(
-                f"{path}: no {what} column (looked for {', '.join(defaults)}); the file's "
-                f"columns are: {listed}; name it with {option}"
-            )
-        return found
-
-    return Columns(
-        source=pick(columns.source, SOURCE_COLUMNS, "source", "--source-column"),
-        summary=pick(columns.summary, SUMMARY_COLUMNS, "summary", "--summary-column"),
-        id=pick(columns.id, ID_COLUMNS, "", "--id-column"),
-        questions=pick(columns.questions, QUESTION_COLUMNS, "", "--questions-column"),
-    )
 
 
 def _plain(value: Any) -> Any:
@@ -313,14 +277,14 @@ def _to_row(
             id=record.number, error=f"{where} {record.problem}", where=where, number=record.number
         )
     fields = record.fields
-    row_id: Any = record.number
+    row_id: Any = record.number if where else None  # (no place: a batch of a Ray dataset)
     problem: str | None = None
     if columns.id is not None and columns.id in fields:
         value = _plain(fields[columns.id])
         if isinstance(value, TooLongNumber):
             problem = f"column {columns.id!r} is a number of {value.digits} digits"
         elif isinstance(value, CellError):
-            problem = f"column {columns.id!r} holds {value!r}"
+            problem = value.problem(columns.id)
         elif isinstance(value, (dict, list)):
             problem = f"column {columns.id!r} must be a string or a number, got a JSON {type(value).__name__}"
         elif (
@@ -332,10 +296,11 @@ def _to_row(
             if isinstance(value, str) and undecodable(value):
                 problem = f"column {columns.id!r} {_bad_bytes(value, encoding)}"
                 row_id = record.number
-    label = f"{where} (id {row_id!r})"
+    label = f"{where} (id {row_id!r})" if where else "" if row_id is None else f"id {row_id!r}"
 
     def failed(message: str) -> Row:
-        return Row(id=row_id, error=f"{label}: {message}", where=where, number=record.number)
+        error = f"{label}: {message}" if label else message
+        return Row(id=row_id, error=error, where=where, number=record.number)
 
     if problem is not None:
         return failed(problem)
@@ -343,14 +308,16 @@ def _to_row(
     for kind, column in (("source", columns.source), ("summary", columns.summary)):
         assert column is not None
         if column not in fields:
-            column = next((name for name in fallback[kind] if name in fields), column)
+            column = in_row(fields, (column, *fallback[kind])) or column
         if column not in fields:
             return failed(f"no {kind} (column {column!r} is missing from this row)")
         value = _plain(fields[column])
         if isinstance(value, TooLongNumber):
             return failed(f"column {column!r} is a number of {value.digits} digits, not text")
         if isinstance(value, CellError):
-            return failed(f"column {column!r} holds {value!r}, not text")
+            return failed(value.problem(column) + ("" if value.fix else ", not text"))
+        if csv_like and value is None:  # an empty spreadsheet cell
+            return failed(f"column {column!r} is empty")
         if csv_like:  # (a number in a spreadsheet's cell is its text, as a CSV file gives it)
             value = _cell_text(value)
         if csv_like and kind == "source":
@@ -364,7 +331,7 @@ def _to_row(
     if columns.questions is not None:
         questions = _plain(fields.get(columns.questions))
         if isinstance(questions, CellError):
-            return failed(f"column {columns.questions!r} holds {questions!r}")
+            return failed(questions.problem(columns.questions))
         if isinstance(questions, str):
             questions, problem = (
                 (None, None) if not questions.strip() else _csv_list(questions, columns.questions)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any, TextIO
 
@@ -25,7 +25,7 @@ from .resume import ResumeState, key_of, usable
 from .run_stats import RunningSummary
 from .writer import finite
 
-__all__ = ["RunSink", "print_summary", "score_rows"]
+__all__ = ["RunSink", "flush_ready", "print_summary", "score_rows", "settled"]
 
 _MAX_DUPLICATES_LISTED = 5
 
@@ -254,26 +254,27 @@ async def score_rows(
     progress: Any,
     *,
     window: int | None = None,
+    stream: Callable[[Iterable[Case]], AsyncIterator[tuple[int, SummaryResult]]] | None = None,
 ) -> None:
     """Score ``rows`` and hand each result to ``sink`` in input order.
 
     Rows are taken ``window`` at a time (default: 32 per concurrent case, at least 256), so at
     most one window of rows and results is in memory while the judge works through it.
+    ``stream`` scores a window's cases in place of ``scorer.ascore_stream`` (``--workers``).
     """
     size = window or max(256, 32 * scorer.max_concurrency)
+    stream = stream or scorer.ascore_stream
     source: Iterator[Row] = iter(rows)
     while chunk := list(islice(source, size)):
         ready: dict[int, SummaryResult | dict[str, Any]] = {}
         todo: list[int] = []
         for index, row in enumerate(chunk):
-            previous = sink.previous(row)
-            if previous is not None:
-                ready[index] = previous
-            elif row.error is not None:
-                ready[index] = scorer.failed_result(ValueError(row.error))
-            else:
+            outcome = settled(sink, scorer, row)
+            if outcome is None:
                 todo.append(index)
-        position = _flush(chunk, ready, 0, sink, progress)
+            else:
+                ready[index] = outcome
+        position = flush_ready(chunk, ready, 0, sink, progress)
         cases = (
             Case(
                 chunk[i].source,  # type: ignore[arg-type]
@@ -283,12 +284,26 @@ async def score_rows(
             )
             for i in todo
         )
-        async for case_index, result in scorer.ascore_stream(cases):
+        async for case_index, result in stream(cases):
             ready[todo[case_index]] = result
-            position = _flush(chunk, ready, position, sink, progress)
+            position = flush_ready(chunk, ready, position, sink, progress)
 
 
-def _flush(
+def settled(
+    sink: RunSink, scorer: SummarizationScorer, row: Row
+) -> SummaryResult | dict[str, Any] | None:
+    """A row's outcome when no judge is needed: its earlier record (``--resume``) or its failed
+    result (the row cannot be read); None when the row is to be scored. Call it once per row, in
+    input order (it claims the earlier record)."""
+    previous = sink.previous(row)
+    if previous is not None:
+        return previous
+    if row.error is not None:
+        return scorer.failed_result(ValueError(row.error))
+    return None
+
+
+def flush_ready(
     chunk: list[Row],
     ready: dict[int, SummaryResult | dict[str, Any]],
     position: int,
@@ -303,8 +318,15 @@ def _flush(
     return position
 
 
-def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = sys.stderr) -> None:
-    """The closing table: counts, quantiles, mean components, spend, failures by cause."""
+def print_summary(
+    sink: RunSink,
+    scorer: SummarizationScorer,
+    stream: TextIO = sys.stderr,
+    usage: Usage | None = None,
+) -> None:
+    """The closing table: counts, quantiles, mean components, spend, failures by cause.
+    ``usage``: the run's spend when the scorer did not judge itself (Ray's actors did); default
+    the scorer's."""
     stats = sink.stats
     table = stats.summary().rows()
     if stats.pass_rate is not None:
@@ -313,7 +335,7 @@ def print_summary(sink: RunSink, scorer: SummarizationScorer, stream: TextIO = s
         table.append((f"mean {name.removesuffix('_score')}", f"{value:.3f}"))
     width = max(len(label) for label, _ in table)
     lines = [f"  {label:<{width}}  {value}" for label, value in table]
-    usage = scorer.usage
+    usage = scorer.usage if usage is None else usage
     spend = f"{usage.judge_calls} judge calls"
     if usage.reused_calls:
         spend += f" ({usage.reused_calls} saved by the source cache)"

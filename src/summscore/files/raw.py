@@ -42,15 +42,22 @@ class TooLongNumber:
 
 
 class CellError:
-    """A cell the file marks as holding no value but an error (Excel's ``#N/A``): it stands in for
-    the value, so a row that uses it fails with the field named, and one that does not is
-    unaffected."""
+    """A cell the file marks as holding no value but an error (Excel's ``#N/A``), or a formula
+    whose value was never computed: it stands in for the value, so a row that uses it fails with
+    the field named, and one that does not is unaffected."""
 
-    def __init__(self, description: str) -> None:
-        self.description = description
+    def __init__(self, description: str, cell: str | None = None, fix: str | None = None) -> None:
+        self.description, self.cell, self.fix = description, cell, fix
 
     def __repr__(self) -> str:
         return self.description
+
+    def problem(self, column: str) -> str:
+        """What a row using this cell in ``column`` is told."""
+        where = f"cell {self.cell} (column {column!r})" if self.cell else f"column {column!r}"
+        if self.fix:
+            return f"{where} is {self.description}: {self.fix}"
+        return f"{where} holds {self.description}"
 
 
 @dataclass
@@ -63,3 +70,4 @@ class RecordFile:
     records: Iterator[Record]
     columns: list[str] | None = None  # None: from the first record (JSONL, JSON)
     sheet: str | None = None  # the worksheet read, as the workbook spells it, when one was named
+    dialect: str | None = None  # a CSV file's: "semicolon-separated (detected), utf-8"

@@ -15,7 +15,6 @@ finds later, in the fields that matter, and the row says which line and column h
 from __future__ import annotations
 
 import codecs
-import csv
 import gzip
 import io
 import json
@@ -27,9 +26,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import MissingExtraError
+from .delimited import DELIMITER_NAMES, damaged, delimited, parse_delimiter, sniff_delimiter
 from .raw import CellError, InputError, Record, RecordFile, TooLongNumber
 
 __all__ = [
+    "DELIMITER_NAMES",
     "FORMATS",
     "CellError",
     "InputError",
@@ -39,6 +40,8 @@ __all__ = [
     "count_records",
     "file_format",
     "open_records",
+    "parse_delimiter",
+    "sniff_delimiter",
     "undecodable",
 ]
 
@@ -65,8 +68,6 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
-# Long documents in one CSV cell are normal; the csv module's default limit is 131,072 chars.
-_CSV_FIELD_LIMIT = 2**31 - 1
 
 
 def _int_limit() -> int:
@@ -127,10 +128,15 @@ def file_format(path: Path) -> str:
 
 
 def open_records(
-    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+    path: str | Path,
+    encoding: str = "utf-8",
+    *,
+    sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> RecordFile:
     """Open ``path`` for reading records; raises InputError for a problem with the whole file.
-    ``sheet``: the worksheet of an Excel workbook (by default its only one with data)."""
+    ``sheet``: the worksheet of an Excel workbook (by default its only one with data);
+    ``delimiter``: a CSV file's (by default detected from its first lines; tab for .tsv)."""
     path = Path(path)
     fmt = file_format(path)
     try:
@@ -143,6 +149,8 @@ def open_records(
         raise InputError(f"{path}: no such file")
     if sheet is not None and fmt != "xlsx":
         raise InputError(f"{path}: --sheet is for Excel workbooks (.xlsx), not .{fmt} files")
+    if delimiter is not None and fmt not in ("csv", "tsv"):
+        raise InputError(f"{path}: --delimiter is for CSV and TSV files, not .{fmt} files")
     if fmt == "parquet":
         return _parquet(path)
     if fmt == "xlsx":
@@ -160,7 +168,7 @@ def open_records(
         return RecordFile(path, fmt, encoding, _jsonl(path, text))
     if fmt == "json":
         return RecordFile(path, fmt, encoding, _json_list(path, text))
-    return _delimited(path, text, encoding, "\t" if fmt == "tsv" else ",")
+    return delimited(path, text, encoding, fmt, delimiter)
 
 
 def _open_binary(path: Path) -> IO[bytes]:
@@ -184,12 +192,7 @@ def _open_text(raw: IO[bytes], encoding: str, newline: str | None) -> tuple[IO[s
     return text, encoding
 
 
-def _damaged(path: Path, exc: BaseException) -> str:
-    return f"the rest of the file could not be read ({type(exc).__name__}: {exc})"
-
-
 def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
-    number = 0
     line_number = 0
     with text:
         lines = iter(text)
@@ -204,12 +207,14 @@ def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
                 zlib.error,
                 UnicodeError,
             ) as exc:  # a damaged or truncated .gz
-                yield Record(number + 1, f"line {line_number + 1}", problem=_damaged(path, exc))
+                yield Record(line_number + 1, f"line {line_number + 1}", problem=damaged(path, exc))
                 return
             line_number += 1
             if not line.strip():
                 continue
-            number += 1
+            # A record is numbered by its line (its id when the file has none): blank lines
+            # count, so "line 10" is id 10, as an editor shows it.
+            number = line_number
             value, problem = _loads(line)
             if problem is not None:
                 yield Record(number, f"line {line_number}", problem=f"is {problem}")
@@ -227,7 +232,7 @@ def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
         with text:
             content = text.read()
     except (OSError, EOFError, zlib.error, UnicodeError) as exc:
-        raise InputError(f"{path}: {_damaged(path, exc)}") from None
+        raise InputError(f"{path}: {damaged(path, exc)}") from None
     value, problem = _loads(content)
     if problem is not None:
         raise InputError(f"{path}: the file is {problem}")
@@ -242,52 +247,6 @@ def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
         else:
             kind = "null" if item is None else type(item).__name__
             yield Record(index, f"item {index}", problem=f"is a JSON {kind}, not an object")
-
-
-def _delimited(path: Path, text: IO[str], encoding: str, delimiter: str) -> RecordFile:
-    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
-        csv.field_size_limit(_CSV_FIELD_LIMIT)
-    reader = csv.reader(text, delimiter=delimiter)
-    try:
-        header = next(reader, None)
-    except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
-        raise InputError(f"{path}: cannot read the header line ({exc})") from None
-    if header is None:
-        text.close()
-        raise InputError(f"{path}: the file is empty")
-    names = [name.strip() for name in header]
-    return RecordFile(
-        path,
-        "tsv" if delimiter == "\t" else "csv",
-        encoding,
-        _delimited_rows(path, text, reader, names),
-        columns=names,
-    )
-
-
-def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) -> Iterator[Record]:
-    number = 0
-    with text:
-        while True:
-            start = reader.line_num + 1
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                number += 1
-                yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
-                continue
-            except (OSError, EOFError, zlib.error, UnicodeError) as exc:
-                yield Record(number + 1, f"line {start}", problem=_damaged(path, exc))
-                return
-            if not cells or (len(cells) == 1 and not cells[0].strip()):
-                continue  # blank line
-            number += 1
-            fields: dict[str, Any] = {}
-            for name, cell in zip(names, cells):
-                fields.setdefault(name, cell)
-            yield Record(number, f"line {start}", fields=fields)
 
 
 def _parquet(path: Path) -> RecordFile:
@@ -312,7 +271,7 @@ def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
         except StopIteration:
             return
         except Exception as exc:
-            yield Record(number + 1, f"row {number + 1}", problem=_damaged(path, exc))
+            yield Record(number + 1, f"row {number + 1}", problem=damaged(path, exc))
             return
         for fields in batch.to_pylist():
             number += 1
@@ -320,7 +279,11 @@ def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
 
 
 def count_records(
-    path: str | Path, encoding: str = "utf-8", *, sheet: str | None = None
+    path: str | Path,
+    encoding: str = "utf-8",
+    *,
+    sheet: str | None = None,
+    delimiter: str | None = None,
 ) -> int | None:
     """How many records ``path`` holds, read quickly (for a progress bar); None if unknown."""
     try:
@@ -333,6 +296,7 @@ def count_records(
         if fmt == "jsonl":  # one record per non-blank line: no need to parse it
             with _open_binary(path) as raw:
                 return sum(1 for line in raw if line.strip())
-        return sum(1 for _ in open_records(path, encoding, sheet=sheet).records)
+        opened = open_records(path, encoding, sheet=sheet, delimiter=delimiter)
+        return sum(1 for _ in opened.records)
     except Exception:
         return None

@@ -15,7 +15,7 @@ from typing import Any
 
 from .writer import read_results
 
-__all__ = ["ResumeState", "key_of", "usable"]
+__all__ = ["ResumeState", "key_of", "partial_path", "usable"]
 
 
 def key_of(row_id: Any) -> str:
@@ -80,6 +80,12 @@ class ResumeState:
         """The row that reused ``claimed`` was written: the earlier record leaves."""
         self.old.pop(claimed, None)
         self.taken.discard(claimed)
+
+
+def partial_path(out: Path) -> Path:
+    """Where a ``--resume`` run writes before it replaces ``out`` (beside it, hidden), so the
+    earlier results stay whole until the new file is complete."""
+    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
 
 
 def usable(record: dict[str, Any]) -> bool:

@@ -6,8 +6,9 @@ workbook's table of shared text is held in memory, as openpyxl reads it). The sh
 measured from its cells, not taken from the size record the file claims (some programs write a
 wrong one). A cell holds what Excel saved: text (with Excel's ``_x000D_`` escapes decoded), a
 number (an integer stays one), true/false; a date or time becomes its ISO text, a formula its last
-computed value (a workbook written by a program that never computed it gives an empty cell), an
-error value (``#N/A``) an :class:`~.raw.CellError` that fails the row wherever it is used. A
+computed value, an error value (``#N/A``) an :class:`~.raw.CellError` that fails the row wherever
+it is used, and so does a formula with no saved value (a workbook written by a program that never
+computed it): "cell B7 ... is a formula with no saved value: open and save the workbook ...". A
 record's place is the sheet's own row number ("row 7"), as Excel shows it. Empty rows are
 skipped; columns with no header are left out. A cell merged over several rows below the header
 gives its value to each row of the block (Excel shows it beside each of them).
@@ -112,6 +113,52 @@ _MERGE = re.compile(
 _CHUNK = 1 << 20
 
 
+class _Uncomputed:
+    """A formula cell with no saved value (openpyxl gives None, as for an empty cell)."""
+
+    def __repr__(self) -> str:
+        return "a formula with no saved value"
+
+
+_UNCOMPUTED = _Uncomputed()
+_UNCOMPUTED_FIX = (
+    "open and save the workbook in Excel or LibreOffice (which computes it), or export the sheet "
+    "as CSV"
+)
+
+
+def _values(sheet: Any) -> Iterator[tuple[Any, ...]]:
+    """The sheet's rows as ``iter_rows(values_only=True)`` gives them, except that a formula with
+    no saved value is ``_UNCOMPUTED`` instead of None (openpyxl's streaming reader, with a cell
+    parser that tells the two apart)."""
+    from openpyxl.worksheet._reader import FORMULA_TAG, WorkSheetParser
+
+    class Parser(WorkSheetParser):
+        def parse_cell(self, element: Any) -> dict[str, Any]:
+            cell: dict[str, Any] = super().parse_cell(element)
+            if cell["value"] is None and element.find(FORMULA_TAG) is not None:
+                cell["value"] = _UNCOMPUTED
+            return cell
+
+    book = sheet.parent
+    with sheet._get_source() as source:
+        parser = Parser(
+            source,
+            sheet._shared_strings,
+            data_only=True,
+            epoch=book.epoch,
+            date_formats=book._date_formats,
+            timedelta_formats=book._timedelta_formats,
+        )
+        expected = 1
+        for number, row in parser.parse():
+            while expected < number:  # rows the file leaves out are empty
+                expected += 1
+                yield ()
+            expected += 1
+            yield sheet._get_row(row, values_only=True) if row else ()
+
+
 def _merged_down(path: Path, sheet: Any) -> dict[int, list[tuple[int, int]]]:
     """The sheet's cells merged over several rows, by first row: [(column index, last row)].
 
@@ -151,6 +198,8 @@ def sheet_title(path: Path, sheet: str) -> str:
 
 def _cell(value: Any) -> Any:
     """A cell's value as the readers of the other formats give it."""
+    if isinstance(value, (CellError, _Uncomputed)):
+        return value
     if isinstance(value, str):
         if value in _ERRORS:
             return CellError(f"the Excel error {value}")
@@ -187,7 +236,7 @@ def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:
     book = _load(path)
     try:
         chosen = _sheet(path, book, sheet)
-        rows = chosen.iter_rows(values_only=True)
+        rows = _values(chosen)
         header_row = 0
         header: tuple[Any, ...] | None = None
         try:
@@ -231,6 +280,8 @@ def _records(
     header_row: int,
     merges: dict[int, list[tuple[int, int]]],
 ) -> Iterator[Record]:
+    from openpyxl.utils import get_column_letter
+
     down: dict[int, tuple[int, Any]] = {}  # column -> (last row of its merged block, value)
     number = 0
     sheet_row = header_row
@@ -260,9 +311,14 @@ def _records(
                     cells[column] = value
             number += 1
             fields: dict[str, Any] = {}
-            for name, value in zip(names, cells):
-                if name:
-                    fields.setdefault(name, _cell(value))
+            for index, (name, value) in enumerate(zip(names, cells)):
+                if not name:
+                    continue
+                if value is _UNCOMPUTED:
+                    value = CellError(
+                        repr(value), f"{get_column_letter(index + 1)}{sheet_row}", _UNCOMPUTED_FIX
+                    )
+                fields.setdefault(name, _cell(value))
             yield Record(number, f"row {sheet_row}", fields=fields)
     finally:
         book.close()

@@ -7,10 +7,12 @@
 * a langchain-core ``BaseChatModel``;
 * a ragas ``InstructorBaseRagasLLM`` (from ``llm_factory``) or legacy ``BaseRagasLLM``;
 * a deepeval ``DeepEvalBaseLLM`` or a deepeval model name string;
+* an Inspect AI ``Model``; an Opik ``OpikBaseModel`` (``LiteLLMChatModel``, ...);
 * a callable ``(prompt, schema) -> BaseModel`` (async or sync).
 
 Detection never imports a framework the caller has not imported already: an object can only be a
-ragas LLM if ragas is loaded.
+ragas LLM if ragas is loaded. An MLflow judge model URI is a string, which this resolver reads as
+a deepeval model name: the MLflow face wraps it in :class:`MLflowJudge` first.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ if TYPE_CHECKING:
     from .inspect_model import InspectJudge
     from .langchain_chat import LangChainJudge
     from .lexical import LexicalJudge
+    from .mlflow_model import MLflowJudge
     from .openai_client import OpenAIJudge
+    from .opik_model import OpikJudge
     from .ragas_llm import RagasJudge
 
 __all__ = [
@@ -41,7 +45,9 @@ __all__ = [
     "JudgeRequest",
     "LangChainJudge",
     "LexicalJudge",
+    "MLflowJudge",
     "OpenAIJudge",
+    "OpikJudge",
     "RagasJudge",
     "resolve_judge",
 ]
@@ -53,13 +59,16 @@ _LAZY = {
     "InspectJudge": ".inspect_model",
     "LangChainJudge": ".langchain_chat",
     "LexicalJudge": ".lexical",
+    "MLflowJudge": ".mlflow_model",
     "OpenAIJudge": ".openai_client",
+    "OpikJudge": ".opik_model",
     "RagasJudge": ".ragas_llm",
 }
 
 _SUPPORTED = (
     "an openai.OpenAI/AsyncOpenAI client with model=..., a LangChain BaseChatModel, a ragas LLM "
     "(llm_factory(...) or LangchainLLMWrapper), a deepeval DeepEvalBaseLLM or model name, "
+    "an Inspect AI Model, an Opik OpikBaseModel, "
     "an async callable (prompt, schema) -> BaseModel, or summscore.judges.LexicalJudge() for offline use"
 )
 
@@ -124,6 +133,12 @@ def resolve_judge(llm: Any, model: str | None = None, **judge_options: Any) -> J
         if is_inspect_model(llm):
             _no_model(model, llm)
             return InspectJudge(llm)
+    if _loaded("opik"):
+        from .opik_model import OpikJudge, is_opik_model
+
+        if is_opik_model(llm):
+            _no_model(model, llm)
+            return OpikJudge(llm)
     if _loaded("langchain_core"):
         from langchain_core.language_models import BaseChatModel
 

@@ -1,25 +1,30 @@
-"""The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``/openapi.json``,
-and ``POST /v1/promptfoo`` (promptfoo's webhook assertion, :mod:`.promptfoo`)."""
+"""The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``GET /metrics``,
+``/openapi.json``, ``/docs`` (Swagger UI served from the package: it needs no network) and
+``POST /v1/promptfoo`` (promptfoo's webhook assertion, :mod:`.promptfoo`)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
+from ..calls.pool import ProcessPoolJudge
 from ..masking.secrets import redact, register_secret
 from ..scorer import SummarizationScorer
+from .errors import ApiError, BodyGuard, json_error_message
+from .errors import error_response as _error
 from .models import (
     BatchRequest,
     BatchResponse,
@@ -29,44 +34,24 @@ from .models import (
     ScoreResponse,
     server_models,
 )
+from .observe import CONTENT_TYPE_LATEST, Metrics, Observe
 from .promptfoo import add_promptfoo_route
-from .runner import OptionError, Overloaded, Runner, ServeConfig
+from .runner import DeadlineExceeded, OptionError, Overloaded, Runner, ServeConfig
 
 __all__ = ["create_app"]
 
 log = logging.getLogger("summscore.serve")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "the body is not JSON"},
+    400: {"model": ErrorBody, "description": "an empty body, or one that is not valid JSON"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
     413: {"model": ErrorBody, "description": "the body is larger than the server allows"},
+    415: {"model": ErrorBody, "description": "the body was not sent as application/json"},
     422: {"model": ErrorBody, "description": "bad input; error.field names the field"},
     503: {"model": ErrorBody, "description": "the judge queue is full; see Retry-After"},
+    504: {"model": ErrorBody, "description": "the request ran past the server's deadline"},
 }
-
-
-class ApiError(Exception):
-    def __init__(
-        self,
-        status: int,
-        type: str,
-        message: str,
-        field: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.status, self.type, self.field, self.headers = status, type, field, headers
-
-
-def _error(
-    status: int,
-    type: str,
-    message: str,
-    field: str | None = None,
-    headers: Mapping[str, str] | None = None,
-) -> JSONResponse:
-    body = {"error": {"type": type, "message": redact(message), "field": field}}
-    return JSONResponse(body, status_code=status, headers=headers)
+_SCORING_PATHS = ("/v1/score", "/v1/score:batch", "/v1/promptfoo")
 
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str | None:
@@ -113,66 +98,56 @@ def _describe(
     return str(first.get("type", "invalid_input")), message, field
 
 
-class BodyLimit:
-    """Refuse bodies over ``limit`` bytes with 413, before the app parses them."""
+def _stopping_workers(scorer: SummarizationScorer) -> Any:
+    """The app's lifespan: the offline judge's worker processes stop with the server (uvicorn
+    re-raises SIGTERM once it has shut down, so code after ``uvicorn.run()`` may never run)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if isinstance(scorer.llm, ProcessPoolJudge):
+                scorer.llm.close()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        too_large = declared is not None and declared.isdigit() and int(declared) > self.limit
-        chunks: list[bytes] = []
-        size = 0
-        while not too_large:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            too_large = size > self.limit
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        if too_large:
-            response = _error(
-                413, "too_large", f"the request body is larger than {self.limit} bytes"
-            )
-            await response(scope, receive, send)
-            return
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+    return lifespan
 
 
 def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -> FastAPI:
     """The service over ``scorer``; every request shares it (its caches, its judge client)."""
     config = config or ServeConfig()
     runner = Runner(scorer, config)
+    metrics = Metrics(
+        lambda: runner.in_flight,
+        lambda: runner.queued,
+        preset=scorer.preset,
+        judge=scorer.judge.name,
+    )
+    runner.on_case = metrics.case_done
     request_model, batch_model = server_models(
         runner.request_options, config.max_questions, config.max_batch
     )
     register_secret(config.token)
-    app = FastAPI(
-        title="summscore",
-        version=__version__,
-        description=(
+    about: dict[str, Any] = {
+        "title": "summscore",
+        "version": __version__,
+        "description": (
             "Summarization scores under the ragas, deepeval or Mastra rule, with the judge "
             f"configured on the server. This server: the {scorer.preset} preset."
         ),
+        # Swagger UI would send the schema's URL to validator.swagger.io: nothing leaves.
+        "swagger_ui_parameters": {"validatorUrl": None},
+        "lifespan": _stopping_workers(scorer),
+    }
+    # Swagger UI's script and style come from the package (fastapi-offline), not a CDN.
+    app = (
+        FastAPIOffline(redoc_url=None, **about)
+        if config.docs
+        else FastAPI(docs_url=None, redoc_url=None, **about)
     )
     app.state.runner = runner
+    app.state.metrics = metrics
+
     bearer = HTTPBearer(auto_error=False, description="--token-env on the server")
 
     async def authorized(
@@ -197,6 +172,11 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.type, str(exc), exc.field, exc.headers)
 
+    @app.exception_handler(DeadlineExceeded)
+    async def _deadline(request: Request, exc: DeadlineExceeded) -> JSONResponse:
+        metrics.cases.labels("timeout").inc(exc.cases)
+        return _error(504, "timeout", str(exc))
+
     @app.exception_handler(OptionError)
     async def _option_error(request: Request, exc: OptionError) -> JSONResponse:
         return _error(422, "invalid_option", str(exc), exc.field)
@@ -210,12 +190,16 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = list(exc.errors())
         if errors and errors[0].get("type") == "json_invalid":
-            return _error(400, "invalid_json", f"the body is not valid JSON: {errors[0]['msg']}")
+            first = errors[0]
+            loc = first.get("loc", ())
+            reason = (first.get("ctx") or {}).get("error") or first.get("msg", "")
+            position = loc[1] if len(loc) > 1 else None
+            return _error(400, "invalid_json", json_error_message(exc.body, position, reason))
         if not errors:
             return _error(422, "invalid_input", "invalid request")
         type_, message, field = _describe(errors, runner=runner)
         if field is None and type_ == "missing":
-            return _error(422, "invalid_input", "the request needs a JSON body")
+            return _error(400, "empty_body", "the request needs a JSON body")
         return _error(422, type_, message, field)
 
     @app.exception_handler(HTTPException)
@@ -245,13 +229,19 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
             "max_queue": config.max_queue,
             "in_flight": runner.in_flight,
             "queued": runner.queued,
+            "request_timeout": config.request_timeout,
         }
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        """Prometheus metrics (text exposition format); needs no token, as /healthz."""
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     async def score(case: ScoreRequest) -> JSONResponse:
         """Score one summary. A judge failure is still a 200: ``error`` set, ``score`` null."""
         variant = runner.scorer_for(case.options.given() if case.options else {})
         with runner.admit(1):
-            return JSONResponse(await runner.score(variant, case))
+            return JSONResponse(await runner.within_deadline(runner.score(variant, case)))
 
     # The request model of this server: only the options it accepts, within its limits.
     score.__annotations__["case"] = request_model
@@ -279,10 +269,10 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
             )
         with runner.admit(len(batch.cases)):
             jobs = [
-                _batch_case(runner, request_model, index, item)
+                _batch_case(runner, metrics, request_model, index, item)
                 for index, item in enumerate(batch.cases)
             ]
-            results = await asyncio.gather(*jobs)
+            results = await runner.within_deadline(asyncio.gather(*jobs), len(jobs))
         return JSONResponse({"results": results})
 
     score_batch.__annotations__["batch"] = batch_model
@@ -295,12 +285,14 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
     )(score_batch)
 
     add_promptfoo_route(app, runner, guard, _ERRORS)  # promptfoo's webhook assertion
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(BodyGuard, limit=config.max_body_bytes, paths=_SCORING_PATHS)
+    routes = lambda: [getattr(route, "path", "") for route in app.routes]  # noqa: E731
+    app.add_middleware(Observe, metrics=metrics, routes=routes)  # outermost: sees every answer
     return app
 
 
 async def _batch_case(
-    runner: Runner, model: type[ScoreRequest], index: int, item: Any
+    runner: Runner, metrics: Metrics, model: type[ScoreRequest], index: int, item: Any
 ) -> dict[str, Any]:
     prefix = f"cases[{index}]"
     id = item.get("id", index) if isinstance(item, dict) else index
@@ -310,9 +302,11 @@ async def _batch_case(
             case.options.given() if case.options else {}, prefix=f"{prefix}.options"
         )
     except ValidationError as exc:
+        metrics.cases.labels("invalid").inc()
         _, message, _ = _describe(list(exc.errors()), prefix, runner)
         return runner.failed(message, id)
     except (OptionError, ValueError) as exc:
+        metrics.cases.labels("invalid").inc()
         return runner.failed(str(exc), id)
     if case.id is None and "id" not in item:
         case = case.model_copy(update={"id": index})

@@ -232,3 +232,6 @@ class HealthResponse(BaseModel):
     max_queue: int = Field(description="cases waiting beyond that before a 503")
     in_flight: int
     queued: int
+    request_timeout: float | None = Field(
+        None, description="seconds a request may take before a 504 (null: no deadline)"
+    )

@@ -9,7 +9,7 @@ promptfoo posts ``{"output": ..., "context": {"prompt": ..., "vars": {...}}}`` a
 webhooks, so the pass mark is the ``threshold`` query parameter, else the preset's own, else any
 score above 0). A case that cannot be scored (no source variable, an empty output, a judge
 failure) is a failed assertion with the reason, as promptfoo shows it; the request still goes
-through the server's queue, limits and token like ``/v1/score``.
+through the server's queue, limits, deadline and token like ``/v1/score``.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def add_promptfoo_route(
         except (ValueError, ValidationError) as exc:
             return JSONResponse(_not_scored(exc))
         with runner.admit(1):
-            data = await runner.score(runner.scorer, case)
+            data = await runner.within_deadline(runner.score(runner.scorer, case))
         score = data["score"]
         result = SummaryResult.model_validate(
             {**data, "score": math.nan if score is None else score}

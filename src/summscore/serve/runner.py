@@ -13,15 +13,23 @@ import asyncio
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .models import ScoreRequest
 
-__all__ = ["DEFAULT_REQUEST_OPTIONS", "OptionError", "Overloaded", "Runner", "ServeConfig"]
+__all__ = [
+    "DEFAULT_REQUEST_OPTIONS",
+    "DeadlineExceeded",
+    "OptionError",
+    "Overloaded",
+    "Runner",
+    "ServeConfig",
+]
 
 DEFAULT_REQUEST_OPTIONS = frozenset(
     {
@@ -38,10 +46,15 @@ DEFAULT_REQUEST_OPTIONS = frozenset(
 # The preset option each request option sets, where the names differ between releases.
 _QUESTION_OPTIONS = ("n", "max_questions")
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True)
 class ServeConfig:
-    """Limits of one server. ``max_concurrency`` None means the scorer's ``max_concurrency``."""
+    """Limits of one server. ``max_concurrency`` None means the scorer's ``max_concurrency``;
+    ``request_timeout`` None means no deadline (seconds otherwise: a request still running then
+    is answered 504 and its cases are cancelled, their judge slots free again); ``docs`` False
+    leaves out the ``/docs`` page (``/openapi.json`` stays)."""
 
     max_concurrency: int | None = None
     max_queue: int = 256
@@ -50,8 +63,20 @@ class ServeConfig:
     max_questions: int = 20
     request_options: frozenset[str] = field(default=DEFAULT_REQUEST_OPTIONS)
     token: str | None = field(default=None, repr=False)
+    request_timeout: float | None = None
+    docs: bool = True
 
     def __post_init__(self) -> None:
+        timeout = self.request_timeout
+        if timeout is not None and (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, (int, float))
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
+            raise ValueError(
+                f"request_timeout must be a positive number of seconds, got {timeout!r}"
+            )
         for name in ("max_queue", "max_batch", "max_body_bytes", "max_questions"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -74,6 +99,18 @@ class Overloaded(Exception):
         self.retry_after = retry_after
 
 
+class DeadlineExceeded(Exception):
+    """A request ran past the server's ``request_timeout``; its cases were cancelled."""
+
+    def __init__(self, seconds: float, cases: int = 1) -> None:
+        super().__init__(
+            f"the request took longer than this server's deadline of {seconds:g} s "
+            "(--request-timeout) and was stopped; send fewer cases per request, shorter texts, "
+            "or ask the operator for a longer deadline"
+        )
+        self.seconds, self.cases = seconds, cases
+
+
 class OptionError(ValueError):
     """A request option this server does not allow or the preset rejects; ``field`` names it."""
 
@@ -85,9 +122,15 @@ class OptionError(ValueError):
 class Runner:
     """Schedules cases from every request onto one scorer."""
 
-    def __init__(self, scorer: SummarizationScorer, config: ServeConfig) -> None:
+    def __init__(
+        self,
+        scorer: SummarizationScorer,
+        config: ServeConfig,
+        on_case: Callable[[SummaryResult, BaseException | None], None] | None = None,
+    ) -> None:
         self.scorer = scorer
         self.config = config
+        self.on_case = on_case  # told of every judged case (the metrics)
         self.max_concurrency = config.max_concurrency or scorer.max_concurrency
         if self.config.max_batch > self.max_concurrency + config.max_queue:
             raise ValueError(
@@ -131,6 +174,17 @@ class Runner:
             yield
         finally:
             self._admitted -= count
+
+    async def within_deadline(self, work: Awaitable[T], cases: int = 1) -> T:
+        """``work``, or DeadlineExceeded once the server's ``request_timeout`` has passed (the
+        work is cancelled: every case it holds leaves its judge slot)."""
+        seconds = self.config.request_timeout
+        if seconds is None:
+            return await work
+        try:
+            return await asyncio.wait_for(work, seconds)
+        except asyncio.TimeoutError:
+            raise DeadlineExceeded(seconds, cases) from None
 
     # ------------------------------------------------------------------ options
 
@@ -198,14 +252,17 @@ class Runner:
         async with self._slots:
             self._running += 1
             start = time.monotonic()
+            error: BaseException | None = None
             try:
                 result = await scorer.ascore(case.source, case.summary, case.assessment_questions)
             except Exception as exc:
-                result = scorer.failed_result(exc)
+                error, result = exc, scorer.failed_result(exc)
             finally:
                 self._running -= 1
                 elapsed = time.monotonic() - start
                 self._case_seconds = 0.8 * self._case_seconds + 0.2 * elapsed
+        if self.on_case is not None:
+            self.on_case(result, error)
         return with_id(result.to_dict(), case.id)
 
     def failed(self, message: str, id: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@ No network, no model download, no GPU. It performs every judge task the presets 
 (keyphrases, questions, answers, truths, claims, alignment verdicts, reasons) from the structured
 inputs of each request, so it never reads the prompts; results name it (``judge="lexical"``,
 ``prompt_set="none"``). It is an approximation of an LLM judge, good for a first look, for CI,
-and for tests; see docs/lexical-judge.md for what it does and where it falls short.
+and for tests; see docs/offline-judge.md for what it does and where it falls short.
 """
 
 from __future__ import annotations

@@ -1,0 +1,144 @@
+"""CSV and TSV files as records: the delimiter read from the header and first rows (or given),
+cells of any length, a row that is not valid CSV one record's problem, not the file's."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .raw import InputError, Record, RecordFile
+
+__all__ = ["DELIMITER_NAMES", "damaged", "delimited", "parse_delimiter", "sniff_delimiter"]
+
+# Long documents in one CSV cell are normal; the csv module's default limit is 131,072 chars.
+_CSV_FIELD_LIMIT = 2**31 - 1
+DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+# Tried in this order; of two that read the sample equally well, the earlier (rarer) one wins.
+_CANDIDATES = ("\t", "|", ";", ",")
+_SAMPLE_CHARS = 64 * 1024
+
+
+def parse_delimiter(text: str) -> str:
+    """``--delimiter``'s value: one character, or its name (comma, semicolon, tab, pipe, or
+    ``\\t`` as typed in a shell); ValueError otherwise."""
+    names = {name: char for char, name in DELIMITER_NAMES.items()}
+    value = names.get(text.strip().lower(), "\t" if text == "\\t" else text)
+    if len(value) != 1 or value in '\r\n"' or value.isalnum():
+        raise ValueError(
+            f"--delimiter {text!r}: give one character or a name: comma, semicolon, tab, pipe"
+        )
+    return value
+
+
+def sniff_delimiter(sample: str, complete: bool = True) -> str | None:
+    """The delimiter of a CSV file from its first lines (``sample``; ``complete`` False when the
+    file goes on, so its last record may be cut): of tab, pipe, semicolon and comma, the one that
+    splits the header into two or more columns and gives the most rows of the header's width
+    (the earlier of two equally good). None when none splits the header: one column.
+
+    Measured against csv.Sniffer and clevercsv on exports from the wild (a BOM, ';' and CRLF
+    from a European Excel, numbers with decimal commas, prose full of commas, a sample cut
+    inside a quoted field): this reads all of them right, where csv.Sniffer takes seconds on a
+    64 KB sample and picks ',' for '1;0,5;0,25' or a letter for a one-column file, and clevercsv
+    guesses no quote character on a sample without quotes."""
+    best: str | None = None
+    best_score = (-1.0, 0)
+    for rank, delimiter in enumerate(_CANDIDATES):
+        try:
+            rows = list(csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter))
+        except csv.Error:
+            continue
+        if not complete and len(rows) > 1:
+            rows = rows[:-1]
+        rows = [row for row in rows if any(cell.strip() for cell in row)]
+        if not rows or len(rows[0]) < 2:
+            continue
+        width = len(rows[0])
+        data = rows[1:]
+        consistent = sum(len(row) == width for row in data) / len(data) if data else 1.0
+        score = (consistent, -rank)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def damaged(path: Path, exc: BaseException) -> str:
+    return f"the rest of the file could not be read ({type(exc).__name__}: {exc})"
+
+
+def delimited(
+    path: Path, text: IO[str], encoding: str, fmt: str, delimiter: str | None
+) -> RecordFile:
+    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+        csv.field_size_limit(_CSV_FIELD_LIMIT)
+    lines: Iterator[str] = text
+    how = "--delimiter"
+    if delimiter is None and fmt == "tsv":
+        delimiter, how = "\t", "the .tsv name"
+    elif delimiter is None:
+        try:
+            sample = text.read(_SAMPLE_CHARS)
+            rest = text.readline()  # the sample ends where a line does
+        except (OSError, EOFError, zlib.error, UnicodeError) as exc:
+            raise InputError(f"{path}: cannot read the header line ({exc})") from None
+        complete = not rest
+        sample += rest
+        found = sniff_delimiter(sample, complete=complete)
+        delimiter, how = (found, "detected") if found else (",", "one column")
+        lines = itertools.chain(io.StringIO(sample, newline=""), text)
+    reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True)
+    try:
+        header = next(reader, None)
+    except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
+        raise InputError(f"{path}: cannot read the header line ({exc})") from None
+    if header is None:
+        text.close()
+        raise InputError(f"{path}: the file is empty")
+    names = [name.strip() for name in header]
+    bom = (
+        " with a byte-order mark"
+        if encoding.endswith("-sig") or encoding in ("utf-16", "utf-32")
+        else ""
+    )
+    dialect = (
+        f"{DELIMITER_NAMES.get(delimiter, repr(delimiter))}-separated ({how}), "
+        f"{encoding.removesuffix('-sig')}{bom}"
+    )
+    return RecordFile(
+        path,
+        "tsv" if delimiter == "\t" else "csv",
+        encoding,
+        _delimited_rows(path, text, reader, names),
+        columns=names,
+        dialect=dialect,
+    )
+
+
+def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) -> Iterator[Record]:
+    number = 0
+    with text:
+        while True:
+            start = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                number += 1
+                yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
+                continue
+            except (OSError, EOFError, zlib.error, UnicodeError) as exc:
+                yield Record(number + 1, f"line {start}", problem=damaged(path, exc))
+                return
+            if not cells or (len(cells) == 1 and not cells[0].strip()):
+                continue  # blank line
+            number += 1
+            fields: dict[str, Any] = {}
+            for name, cell in zip(names, cells):
+                fields.setdefault(name, cell)
+            yield Record(number, f"line {start}", fields=fields)

@@ -1,0 +1,135 @@
+"""``summscore score --workers N`` with the offline judge: whole rows scored in N processes.
+
+Each worker process holds a scorer of its own, built by the same factory as the run's (same
+judge, rule and options: the same numbers), and scores whole cases, one after another. The parent
+only reads rows, sends them in chunks and writes results: its share of the CPU stays small, where
+sending each judge call to a worker cost it more than the call itself on short rows (two workers
+ran at 0.77x one). Every case of one source goes to one worker (by a stable hash of the source),
+so the worker's source cache does the source-side work once, as one process would; a worker that
+runs out of rows takes some of the longest queue's last ones, so a file of one source still keeps
+every worker busy. The processes are :class:`~summscore.calls.pool.ProcessPoolJudge`'s (quiet on
+Ctrl-C, stopped by the run, never orphaned).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import zlib
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from typing import Any
+
+from ..calls.pool import ProcessPoolJudge
+from ..cases import Case
+from ..results import SummaryResult, Usage
+from ..scorer import SummarizationScorer
+
+__all__ = ["ShardedScorer"]
+
+# Cases per message to a worker, and messages in flight per worker: enough that a worker never
+# waits for its next chunk, few enough that the last chunks of a window end together.
+_CHUNK = 8
+_IN_FLIGHT = 2
+
+
+class _CaseScorer:
+    """The worker side: ``run("score", {"cases": [...]})`` scores cases with its own scorer."""
+
+    name = "cases"
+    reads_prompts = False
+
+    def __init__(self, make_scorer: Callable[[], SummarizationScorer]) -> None:
+        self._make = make_scorer
+        self._scorer: SummarizationScorer | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def run(self, task: str, inputs: Mapping[str, Any]) -> list[tuple[int, SummaryResult]]:
+        if self._scorer is None or self._loop is None:
+            self._scorer, self._loop = self._make(), asyncio.new_event_loop()
+        return self._loop.run_until_complete(self._score(self._scorer, inputs["cases"]))
+
+    @staticmethod
+    async def _score(
+        scorer: SummarizationScorer, cases: list[tuple[int, Any, str, Any]]
+    ) -> list[tuple[int, SummaryResult]]:
+        done = []
+        for index, source, summary, questions in cases:
+            try:
+                result = await scorer.ascore(source, summary, questions)
+            except Exception as exc:  # as the scorer's own streams: a failure is a result
+                result = scorer.failed_result(exc)
+            done.append((index, result))
+        return done
+
+
+def _shard(source: Any, workers: int) -> int:
+    text = source if isinstance(source, str) else "\n".join(map(str, source))
+    return zlib.crc32(text.encode("utf-8", "surrogatepass")) % workers
+
+
+class ShardedScorer:
+    """Scores cases in ``workers`` processes, each with the scorer ``make_scorer()`` builds
+    (picklable: a module-level function or a partial of one); ``usage`` adds up their spend."""
+
+    def __init__(
+        self,
+        make_scorer: Callable[[], SummarizationScorer],
+        workers: int,
+        failed: Callable[[BaseException], SummaryResult],
+    ) -> None:
+        self.workers = workers
+        self.usage = Usage()
+        self._failed = failed
+        self._pool = ProcessPoolJudge(functools.partial(_CaseScorer, make_scorer), workers)
+
+    async def ascore_stream(
+        self, cases: Iterable[Case]
+    ) -> AsyncIterator[tuple[int, SummaryResult]]:
+        """Yield ``(index, result)`` for each of ``cases`` as its chunk comes back."""
+        queues: list[deque[tuple[int, Any, str, Any]]] = [deque() for _ in range(self.workers)]
+        for index, case in enumerate(cases):
+            item = (index, case.source, case.summary, case.assessment_questions)
+            queues[_shard(case.source, self.workers)].append(item)
+        running: dict[asyncio.Future[Any], list[tuple[int, Any, str, Any]]] = {}
+        owner: dict[asyncio.Future[Any], int] = {}
+
+        def send(worker: int) -> None:
+            queue = queues[worker]
+            if not queue:  # idle: take the last rows of the longest queue (their source's
+                longest = max(queues, key=len)  # work is done again here; the numbers are not)
+                if len(longest) > _CHUNK:
+                    queue.extend(longest.pop() for _ in range(len(longest) // 2))
+            if not queue:
+                return
+            chunk = [queue.popleft() for _ in range(min(_CHUNK, len(queue)))]
+            task = asyncio.ensure_future(self._pool.run_on(worker, "score", {"cases": chunk}))
+            running[task], owner[task] = chunk, worker
+
+        for worker in range(self.workers):
+            for _ in range(_IN_FLIGHT):
+                send(worker)
+        try:
+            while running:
+                finished, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
+                    chunk, worker = running.pop(task), owner.pop(task)
+                    try:
+                        results = task.result()
+                    except Exception as exc:  # the worker died: its rows fail, none is lost
+                        results = [(item[0], self._failed(exc)) for item in chunk]
+                    for index, result in results:
+                        self.usage.add(result.usage)
+                        yield index, result
+                    send(worker)
+        finally:
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+
+    def close(self, interrupted: bool = False) -> None:
+        """Stop the worker processes: waited for after a complete run, killed after Ctrl-C."""
+        if interrupted:
+            self._pool.terminate()
+        else:
+            self._pool.close()
