@@ -113,37 +113,19 @@ def test_a_case_that_cannot_be_scored_is_an_error_result_naming_the_field() -> N
     assert "outputs" in (result.comment or "")
 
 
-def test_in_a_pytest_langsmith_test_the_result_is_logged_as_feedback(tmp_path: Path) -> None:
-    """LangSmith's own pytest plugin runs a marked test that calls the evaluator; with tracking
-    on (against a local stand-in for LangSmith's API) the result goes up as the test's feedback."""
-    c = case("science-crispr-omits")
-    (tmp_path / "test_summary.py").write_text(
-        textwrap.dedent(
-            f"""
-            import pytest
-            from langsmith import testing as t
-            from summscore.judges import LexicalJudge
-            from summscore.langsmith import Summarization
-
-            summarization = Summarization(llm=LexicalJudge())
-
-            @pytest.mark.langsmith
-            def test_summary_keeps_the_facts():
-                source, summary = {c.source!r}, {c.summary!r}
-                t.log_inputs({{"source": source}})
-                t.log_outputs({{"summary": summary}})
-                result = summarization(inputs={{"source": source}}, outputs={{"summary": summary}})
-                assert result.score == summarization.scorer.score(source, summary).score
-            """
-        )
-    )
+def _langsmith_pytest(
+    tmp_path: Path, code: str, tracking: bool
+) -> tuple[Any, list[Any], list[Any]]:
+    """Run ``code`` as a test file under LangSmith's own pytest plugin, against a local stand-in
+    for LangSmith's API; (the pytest run, the feedback it uploaded, every request it made)."""
+    (tmp_path / "test_summaries.py").write_text(code)
     with LangSmithAPI() as api:
         env = {
             **os.environ,
             "LANGSMITH_ENDPOINT": api.url,
             "LANGSMITH_API_KEY": "not-a-real-key",
-            "LANGSMITH_TRACING": "true",
-            "LANGSMITH_TEST_TRACKING": "true",
+            "LANGSMITH_TRACING": "true" if tracking else "false",
+            "LANGSMITH_TEST_TRACKING": "true" if tracking else "false",
             "LANGSMITH_TEST_SUITE": "summscore-faces",
             # LangSmith's plugin alone: the other frameworks' plugins take long to load.
             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
@@ -157,10 +139,65 @@ def test_in_a_pytest_langsmith_test_the_result_is_logged_as_feedback(tmp_path: P
             env=env,
             timeout=300,
         )
-        feedback = {f["key"]: f for f in api.feedback()}
+        return run, api.feedback(), list(api.bodies)
+
+
+def test_in_a_pytest_langsmith_test_the_result_is_logged_as_feedback(tmp_path: Path) -> None:
+    """LangSmith's own pytest plugin runs a marked test that calls the evaluator; with tracking
+    on (against a local stand-in for LangSmith's API) the result goes up as the test's feedback."""
+    c = case("science-crispr-omits")
+    code = textwrap.dedent(
+        f"""
+        import pytest
+        from langsmith import testing as t
+        from summscore.judges import LexicalJudge
+        from summscore.langsmith import Summarization
+
+        summarization = Summarization(llm=LexicalJudge())
+
+        @pytest.mark.langsmith
+        def test_summary_keeps_the_facts():
+            source, summary = {c.source!r}, {c.summary!r}
+            t.log_inputs({{"source": source}})
+            t.log_outputs({{"summary": summary}})
+            result = summarization(inputs={{"source": source}}, outputs={{"summary": summary}})
+            assert result.score == summarization.scorer.score(source, summary).score
+        """
+    )
+    run, sent, _ = _langsmith_pytest(tmp_path, code, tracking=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
+    feedback = {f["key"]: f for f in sent}
     expected = SummarizationScorer(llm=LexicalJudge()).score(c.source, c.summary)
     assert feedback["pass"]["score"] == 1  # the plugin's own feedback: the test passed
     assert feedback["summarization"]["score"] == pytest.approx(expected.score, abs=5e-4)
     assert feedback["summarization"]["comment"] == expected.reason
+
+
+def _page_test_file() -> str:
+    """The test file docs/frameworks/langsmith.md shows, as written."""
+    page = (Path(__file__).parent.parent / "docs" / "frameworks" / "langsmith.md").read_text()
+    [code] = [
+        block
+        for block in page.split("```python\n")[1:]
+        if block.startswith("# test_summaries.py\n")
+    ]
+    return code.split("```", 1)[0]
+
+
+@pytest.mark.parametrize("tracking", [False, True], ids=["tracking off", "tracking on"])
+def test_the_docs_pytest_file_passes_under_langsmiths_plugin(
+    tmp_path: Path, tracking: bool
+) -> None:
+    """The page's test file, verbatim: with LANGSMITH_TEST_TRACKING=false it passes and sends
+    nothing; with tracking on its evaluator's result is the test's summarization feedback."""
+    run, sent, requests = _langsmith_pytest(tmp_path, _page_test_file(), tracking=tracking)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout
+    if not tracking:
+        assert requests == []
+        return
+    feedback = {f["key"]: f for f in sent}
+    assert feedback["pass"]["score"] == 1
+    assert feedback["summarization"]["score"] >= 0.4
+    assert feedback["summarization"]["comment"]
