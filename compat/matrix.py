@@ -301,7 +301,8 @@ def table(outcomes: list[Outcome]) -> str:
     for o in outcomes:
         result = "pass" if o.ok else ("not installable" if not o.installed else "fail")
         lines.append(
-            f"| {o.framework} | {o.version} | {result} | {o.passed} | {o.failed + o.errors} "
+            f"| {PACKAGE.get(o.framework, o.framework)} | {o.version} | {result} | {o.passed} "
+            f"| {o.failed + o.errors} "
             f"| {o.skipped} | {o.faces or '–'} | {o.note} |"
         )
     return "\n".join(lines)
@@ -357,8 +358,32 @@ def main() -> None:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         import figures
 
-        body = table([outcomes[key] for key in plan])
+        body = merged(table([outcomes[key] for key in plan]), figures.FIGURES / "versions.md")
         figures.write("versions", body, command="python compat/matrix.py --figures")
+
+
+def merged(new: str, path: Path) -> str:
+    """``new``'s rows in the table ``path`` holds: a row of the same package and version is
+    replaced, another goes after its package's last row (or at the end); the others are kept, so
+    a run of some versions updates their rows only."""
+    if not path.exists():
+        return new
+    header, _, *rows = new.splitlines()
+    old = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    kept = old[2:]
+
+    def key(line: str) -> tuple[str, str]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        return cells[0], cells[1]
+
+    for row in rows:
+        at = [i for i, line in enumerate(kept) if key(line) == key(row)]
+        if at:
+            kept[at[0]] = row
+            continue
+        same = [i for i, line in enumerate(kept) if key(line)[0] == key(row)[0]]
+        kept.insert(same[-1] + 1 if same else len(kept), row)
+    return "\n".join([header, new.splitlines()[1], *kept])
 
 
 if __name__ == "__main__":
