@@ -352,14 +352,19 @@ def main() -> None:
                 + (f" every face: {outcome.faces}" if outcome.faces else ""),
                 flush=True,
             )
+            if args.figures:  # after each row: a long run stopped midway keeps its finished rows
+                publish([outcomes[key] for key in plan if key in outcomes])
     print()
     print(table([outcomes[key] for key in plan]))
-    if args.figures:
-        sys.path.insert(0, str(ROOT / "benchmarks"))
-        import figures
 
-        body = merged(table([outcomes[key] for key in plan]), figures.FIGURES / "versions.md")
-        figures.write("versions", body, command="python compat/matrix.py --figures")
+
+def publish(outcomes: list[Outcome]) -> None:
+    """Merge the rows of ``outcomes`` into docs/figures/versions.md."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import figures
+
+    body = merged(table(outcomes), figures.FIGURES / "versions.md")
+    figures.write("versions", body, command="python compat/matrix.py --figures")
 
 
 def merged(new: str, path: Path) -> str:
