@@ -79,10 +79,6 @@ MODULE = {
 }
 # The extras a row installs beside [dev,langchain] (the promptfoo webhook runs on the service).
 ROW_EXTRAS = {"promptfoo": ",promptfoo"}
-FRAMEWORKS = (
-    "ragas", "deepeval", "mlflow", "inspect", "opik",
-    "langsmith", "braintrust", "phoenix", "trulens", "promptfoo",
-)  # fmt: skip
 SUITES = {
     "ragas": [
         "compat/test_parity_ragas.py",
@@ -106,6 +102,7 @@ SUITES = {
     "trulens": ["tests/test_trulens_face.py"],
     "promptfoo": ["tests/test_promptfoo_face.py"],
 }
+FRAMEWORKS = tuple(SUITES)  # the order of the plan and of the table
 # The every-face test (one scorer behind every face) needs every framework in one environment:
 # what is added to a ragas or deepeval row for it (opik's litellm wants filelock<4).
 EVERY_FACE = "compat/test_every_face.py"
@@ -367,9 +364,15 @@ def publish(outcomes: list[Outcome]) -> None:
     figures.write("versions", body, command="python compat/matrix.py --figures")
 
 
+def _rank(package: str) -> int:  # a package's place in FRAMEWORKS, the table's order
+    order = [PACKAGE.get(framework, framework) for framework in FRAMEWORKS]
+    return order.index(package) if package in order else len(order)
+
+
 def merged(new: str, path: Path) -> str:
     """``new``'s rows in the table ``path`` holds: a row of the same package and version is
-    replaced, another goes after its package's last row (or at the end); the others are kept, so
+    replaced, another goes after its package's last row (or where its package comes in
+    FRAMEWORKS); the others are kept, so
     a run of some versions updates their rows only."""
     if not path.exists():
         return new
@@ -387,7 +390,8 @@ def merged(new: str, path: Path) -> str:
             kept[at[0]] = row
             continue
         same = [i for i, line in enumerate(kept) if key(line)[0] == key(row)[0]]
-        kept.insert(same[-1] + 1 if same else len(kept), row)
+        later = [i for i, line in enumerate(kept) if _rank(key(line)[0]) > _rank(key(row)[0])]
+        kept.insert(same[-1] + 1 if same else later[0] if later else len(kept), row)
     return "\n".join([header, new.splitlines()[1], *kept])
 
 
