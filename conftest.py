@@ -18,6 +18,9 @@ for name, value in {
     "MLFLOW_TRACKING_URI": "",
     "OPIK_URL_OVERRIDE": "http://127.0.0.1:9/api",
     "OPIK_TRACK_DISABLE": "true",
+    # LangSmith: no tracing, and its pytest plugin records nothing (it would call the API).
+    "LANGSMITH_TRACING": "false",
+    "LANGSMITH_TEST_TRACKING": "false",
 }.items():
     os.environ.setdefault(name, value)
 

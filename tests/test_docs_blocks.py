@@ -184,6 +184,9 @@ def _used(code: str) -> set[str]:
 
 
 def _run_python(code: str, namespace: dict[str, Any], name: str) -> None:
+    # A reader's notebook or script has a module name; some frameworks read it (TruLens looks up
+    # its caller's module to tell the user's code from its own).
+    namespace.setdefault("__name__", "__main__")
     compiled = compile(code, name, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     if compiled.co_flags & inspect.CO_COROUTINE:
         asyncio.run(eval(compiled, namespace))

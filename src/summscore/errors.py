@@ -43,9 +43,16 @@ class MissingExtraError(ImportError):
     import)."""
 
     def __init__(
-        self, package: str, extra: str, feature: str, cause: ImportError | None = None
+        self,
+        package: str,
+        extra: str,
+        feature: str,
+        cause: ImportError | None = None,
+        *,
+        module: str | None = None,
     ) -> None:
-        missing = cause is None or _is_missing(package, cause)
+        # ``module``: the name it imports as, where that is not the package's (trulens-core).
+        missing = cause is None or _is_missing(module or package, cause)
         if missing:
             message = (
                 f"{feature} needs the '{package}' package, which is not installed. "

@@ -1,5 +1,6 @@
 """The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``GET /metrics``,
-``/openapi.json`` and ``/docs`` (Swagger UI served from the package: it needs no network)."""
+``/openapi.json``, ``/docs`` (Swagger UI served from the package: it needs no network) and
+``POST /v1/promptfoo`` (promptfoo's webhook assertion, :mod:`.promptfoo`)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from .models import (
     server_models,
 )
 from .observe import CONTENT_TYPE_LATEST, Metrics, Observe
+from .promptfoo import add_promptfoo_route
 from .runner import DeadlineExceeded, OptionError, Overloaded, Runner, ServeConfig
 
 __all__ = ["create_app"]
@@ -49,7 +51,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     503: {"model": ErrorBody, "description": "the judge queue is full; see Retry-After"},
     504: {"model": ErrorBody, "description": "the request ran past the server's deadline"},
 }
-_SCORING_PATHS = ("/v1/score", "/v1/score:batch")
+_SCORING_PATHS = ("/v1/score", "/v1/score:batch", "/v1/promptfoo")
 
 
 def field_path(loc: tuple[Any, ...] | list[Any]) -> str | None:
@@ -282,6 +284,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
         tags=["scoring"],
     )(score_batch)
 
+    add_promptfoo_route(app, runner, guard, _ERRORS)  # promptfoo's webhook assertion
     app.add_middleware(BodyGuard, limit=config.max_body_bytes, paths=_SCORING_PATHS)
     routes = lambda: [getattr(route, "path", "") for route in app.routes]  # noqa: E731
     app.add_middleware(Observe, metrics=metrics, routes=routes)  # outermost: sees every answer

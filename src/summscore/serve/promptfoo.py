@@ -1,0 +1,99 @@
+"""``POST /v1/promptfoo``: promptfoo's ``webhook`` assertion, answered by the server's scorer.
+
+    assert:
+      - type: webhook
+        value: http://127.0.0.1:8000/v1/promptfoo?source_var=article&threshold=0.7
+
+promptfoo posts ``{"output": ..., "context": {"prompt": ..., "vars": {...}}}`` and reads
+``pass`` / ``score`` / ``reason`` from a 200 answer (it ignores an assertion's ``threshold:`` for
+webhooks, so the pass mark is the ``threshold`` query parameter, else the preset's own, else any
+score above 0). A case that cannot be scored (no source variable, an empty output, a judge
+failure) is a failed assertion with the reason, as promptfoo shows it; the request still goes
+through the server's queue, limits, deadline and token like ``/v1/score``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from fastapi import FastAPI, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..adapters.promptfoo import grading_result, source_var
+from ..results import SummaryResult
+from .models import ScoreRequest
+from .runner import Runner
+
+__all__ = ["PromptfooGrade", "PromptfooRequest", "add_promptfoo_route"]
+
+
+class PromptfooRequest(BaseModel):
+    """What promptfoo's webhook assertion posts."""
+
+    model_config = ConfigDict(extra="allow")
+
+    output: Any = Field(description="the provider's output: the summary")
+    context: dict[str, Any] = Field(
+        default_factory=dict, description="promptfoo's context: prompt and vars"
+    )
+
+
+class PromptfooGrade(BaseModel):
+    """promptfoo's grading result."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    pass_: bool = Field(alias="pass")
+    score: float
+    reason: str
+    metadata: dict[str, Any] | None = None
+
+
+def add_promptfoo_route(
+    app: FastAPI,
+    runner: Runner,
+    guard: list[Any],
+    responses: dict[int | str, dict[str, Any]],
+) -> None:
+    """Register ``POST /v1/promptfoo`` on ``app``, scoring through ``runner``; ``guard`` and
+    ``responses`` are the service's token check and documented errors."""
+
+    @app.post(
+        "/v1/promptfoo",
+        response_model=PromptfooGrade,
+        responses=responses,
+        dependencies=guard,
+        tags=["promptfoo"],
+    )
+    async def promptfoo(
+        body: PromptfooRequest,
+        source_var_name: str = Query(
+            "source", alias="source_var", description="the test variable holding the source"
+        ),
+        threshold: float | None = Query(None, description="the pass mark (default: the preset's)"),
+    ) -> JSONResponse:
+        """Grade promptfoo's output against the test's source variable."""
+        try:
+            source = source_var(body.context, source_var_name)
+            case = ScoreRequest.model_validate({"source": source, "summary": body.output})
+        except (ValueError, ValidationError) as exc:
+            return JSONResponse(_not_scored(exc))
+        with runner.admit(1):
+            data = await runner.within_deadline(runner.score(runner.scorer, case))
+        score = data["score"]
+        result = SummaryResult.model_validate(
+            {**data, "score": math.nan if score is None else score}
+        )
+        return JSONResponse(grading_result(result, threshold))
+
+
+def _not_scored(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        field = {"source": "vars", "summary": "output"}.get(str(first["loc"][0]), "input")
+        message = f"{field}: {first['msg']}"
+    else:
+        message = str(exc)
+    return {"pass": False, "score": 0, "reason": f"summscore could not score: {message}"}

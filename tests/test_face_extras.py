@@ -1,0 +1,48 @@
+"""A face whose framework is missing says which extra to install (run with the framework hidden,
+so that this holds in every environment)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("face", "framework", "extra"),
+    [
+        ("langsmith", "langsmith", "langsmith"),
+        ("braintrust", "autoevals", "braintrust"),
+        ("phoenix", "phoenix", "phoenix"),
+        ("trulens", "trulens", "trulens"),
+        ("opik", "opik", "opik"),
+    ],
+)
+def test_importing_a_face_without_its_framework_names_the_extra(
+    face: str, framework: str, extra: str
+) -> None:
+    code = textwrap.dedent(
+        f"""
+        import sys
+        sys.modules[{framework!r}] = None  # as if it were not installed
+        try:
+            import summscore.{face}
+        except ImportError as exc:
+            print(type(exc).__name__, exc)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("MissingExtraError"), out.stdout + out.stderr
+    assert f'pip install "summscore[{extra}]"' in out.stdout
+
+
+def test_the_promptfoo_assertion_needs_no_framework_and_prints_its_file_reference() -> None:
+    code = "import summscore.promptfoo, sys; print(sorted(m for m in sys.modules if m in {'fastapi', 'openai'}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    shown = subprocess.run(
+        [sys.executable, "-m", "summscore.promptfoo"], capture_output=True, text=True, check=True
+    )
+    assert shown.stdout.startswith("file://") and shown.stdout.strip().endswith("promptfoo.py")

@@ -1,0 +1,72 @@
+"""The Phoenix face: a phoenix.evals evaluator on its own and inside evaluate_dataframe() /
+async_evaluate_dataframe(), against the compat judge (no Phoenix server: scoring is local)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+pytest.importorskip("phoenix.evals")
+pd = pytest.importorskip("pandas")
+
+from compat.clients import MODEL, async_client  # noqa: E402
+from compat.corpus import case  # noqa: E402
+from phoenix.evals import (  # noqa: E402
+    Score,
+    async_evaluate_dataframe,
+    bind_evaluator,
+    evaluate_dataframe,
+)
+
+from summscore import SummarizationScorer  # noqa: E402
+from summscore.judges import LexicalJudge  # noqa: E402
+from summscore.phoenix import SummarizationEvaluator  # noqa: E402
+
+CASES = [  # three sources, so that a case is known by its source
+    case("news-tesla-misattributed"),
+    case("news-rates-wrong-number"),
+    case("science-crispr-omits"),
+]
+
+
+def test_every_row_is_scored_inside_phoenix_dataframe_evaluation(judge_server: Any) -> None:
+    shared = SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset="deepeval")
+    df = pd.DataFrame({"input": [c.source for c in CASES], "output": [c.summary for c in CASES]})
+    out = evaluate_dataframe(
+        dataframe=df, evaluators=[SummarizationEvaluator(scorer=shared)], hide_tqdm_bar=True
+    )
+    assert [d["status"] for d in out["summarization_execution_details"]] == ["COMPLETED"] * 3
+    got = [d["score"] for d in out["summarization_score"]]
+    assert got == pytest.approx([shared.score(c.source, c.summary).score for c in CASES])
+    assert all(d["explanation"] and d["kind"] == "llm" for d in out["summarization_score"])
+
+
+async def test_bound_columns_and_the_async_dataframe_evaluation() -> None:
+    evaluator = SummarizationEvaluator(llm=LexicalJudge())
+    bound = bind_evaluator(evaluator, {"input": "article", "output": "summary"})
+    df = pd.DataFrame({"article": [c.source for c in CASES], "summary": [c.summary for c in CASES]})
+    out = await async_evaluate_dataframe(dataframe=df, evaluators=[bound], hide_tqdm_bar=True)
+    got = [d["score"] for d in out["summarization_score"]]
+    assert got == pytest.approx([evaluator.scorer.score(c.source, c.summary).score for c in CASES])
+
+
+def test_evaluate_returns_phoenix_scores_with_reason_and_evidence() -> None:
+    evaluator = SummarizationEvaluator(llm=LexicalJudge(), preset="mastra")
+    c = case("science-crispr-omits")
+    [score] = evaluator.evaluate({"input": list(c.contexts), "output": c.summary})
+    assert isinstance(score, Score) and score.name == "summarization"
+    assert score.score == pytest.approx(evaluator.scorer.score(list(c.contexts), c.summary).score)
+    assert score.direction == "maximize" and "alignment_score" in score.metadata
+
+
+def test_a_failed_row_is_an_error_score_and_the_other_rows_are_scored() -> None:
+    evaluator = SummarizationEvaluator(llm=LexicalJudge())
+    c = case("news-tesla-faithful")
+    df = pd.DataFrame({"input": [c.source, c.source], "output": ["   ", c.summary]})
+    out = evaluate_dataframe(dataframe=df, evaluators=[evaluator], hide_tqdm_bar=True)
+    bad, good = out["summarization_score"]
+    assert bad.get("score") is None and bad["label"] == "error"
+    assert "output" in bad["explanation"]
+    assert not math.isnan(good["score"])
