@@ -158,7 +158,11 @@ def make_judge(
     return client
 
 
-def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
+def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> SummarizationScorer:
+    """The scorer the options describe. The offline judge runs in a process pool of ``--workers``
+    processes for ``serve`` (always: a process apart) and where ``pool`` asks for it with more
+    than one worker (a Ray actor with several CPUs); ``score --workers N`` shards whole rows
+    instead (make_shards)."""
     options: dict[str, Any] = {}
     for name in ("coeff", "length_penalty", "threshold", "scale", "n", "timeout", "max_retries"):
         value = getattr(args, name)
@@ -175,7 +179,7 @@ def make_scorer(args: argparse.Namespace) -> SummarizationScorer:
     workers = _workers(args)
     serving = getattr(args, "command", None) == "serve"
     # score --workers N: whole rows go to N processes (make_shards); the scorer stays in this one.
-    if args.judge == "lexical" and serving:
+    if args.judge == "lexical" and (serving or (pool and workers > 1)):
         from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 

@@ -108,13 +108,16 @@ def run_score_file(
 
 
 def _actor_scorer(
-    make_scorer: Callable[[Any], SummarizationScorer], args: Any
+    make_scorer: Callable[..., SummarizationScorer], args: Any
 ) -> SummarizationScorer:
     """The scorer an actor builds: the offline judge gets the CPUs Ray reserved for the actor
-    (not the machine's, which every actor on it would start a process each for)."""
-    if args.judge == "lexical" and getattr(args, "workers", None) is None:
+    (not the machine's, which every actor on it would start a process each for), a process
+    each when there are several."""
+    if args.judge != "lexical":
+        return make_scorer(args)
+    if getattr(args, "workers", None) is None:
         args = argparse.Namespace(**{**vars(args), "workers": reserved_cpus()})
-    return make_scorer(args)
+    return make_scorer(args, pool=True)
 
 
 def _last_line(exc: BaseException) -> str:
