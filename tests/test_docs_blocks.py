@@ -242,7 +242,11 @@ def test_the_block_runs_as_written(block: Block, docs_env: dict[str, JudgeServer
         why = f"needs {', '.join(missing)} (installed in its own CI step)"
         state.skipped_names.update(dict.fromkeys(_assigned(block.code), why))
         pytest.skip(f"{block.id} under {block.heading!r}: {why}")
-    depends = sorted(_used(block.code) & set(state.skipped_names) - set(state.namespace))
+    # A name the block defines itself (a self-contained example beside a skipped one) is no
+    # dependency on the skipped block.
+    depends = sorted(
+        _used(block.code) & set(state.skipped_names) - set(state.namespace) - _assigned(block.code)
+    )
     if depends:
         why = f"uses {', '.join(depends)} of a skipped block ({state.skipped_names[depends[0]]})"
         state.skipped_names.update(dict.fromkeys(_assigned(block.code), why))
