@@ -62,12 +62,17 @@ def compare(runs: Sequence[SystemRun], asked: Sequence[str] | None) -> tuple[int
                     f"{ours}: {outcome.id} failed ({outcome.error}); upstream scored it"
                 )
         print(f"{upstream} vs {ours}: {compared} row(s) compared, {cut} cut by the time budget")
-        if compared == 0:
+        if compared == 0 and cut:
             problems.append(
                 f"{upstream} vs {ours}: no row compared ({cut} cut by the time budget, "
                 "the others not scored by upstream)"
             )
         total += compared
+    # A pair whose upstream scored no row (upstream deepeval on llama.cpp: its JSON-schema request
+    # is answered 500 every time) has nothing to compare, and says so above; the run as a whole
+    # must still compare a row, or it tested nothing.
+    if wanted and total == 0 and not problems:
+        problems.append(f"no row compared in any pair of {[list(p) for p in wanted]}")
     return total, problems
 
 
@@ -137,6 +142,17 @@ def test_rows_cut_by_the_time_budget_compare_nothing_and_fail() -> None:
 def test_upstream_scoring_no_row_compares_nothing_and_fails() -> None:
     runs = _both(Outcome("a", "good", score=0.5), Outcome("a", "good", error="upstream broke"))
     assert compare(runs, list(COMPARED[0]))[1]
+
+
+def test_a_pair_upstream_cannot_score_passes_when_another_pair_compares() -> None:
+    """Upstream deepeval scores no row on llama.cpp (HTTP 500 to its JSON-schema request): its
+    pair compares nothing, and the run passes on the ragas pair's comparison."""
+    ragas = _both(Outcome("a", "good", score=0.4), Outcome("a", "good", score=0.5))
+    deepeval = [
+        _run(COMPARED[1][1], Outcome("a", "good", score=0.7)),
+        _run(COMPARED[1][0], Outcome("a", "good", error="RetryError: InternalServerError")),
+    ]
+    assert compare([*ragas, *deepeval], None) == (1, [])
 
 
 def test_a_system_asked_for_that_did_not_run_fails() -> None:
