@@ -123,3 +123,48 @@ async def test_once_answers_are_known_a_request_waits_the_shorter_of_the_timeout
         )
     # Fast answers: the stall limit is its floor (10 s); a shorter timeout of the user's wins.
     assert caller.attempt_timeout() == expected
+
+
+def test_a_first_request_stranded_on_a_closed_loop_does_not_break_the_answers_of_another_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One scorer used from two event loops: the first loop is closed while its first request is
+    # still waiting (a notebook's loop torn down, a thread's loop abandoned). When the other
+    # loop's answers make the latency known, the stranded request's deadline cannot be brought
+    # forward on its closed loop; that must not fail the request that just got its answer.
+    import summscore.calls.sender as sender
+    from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
+    from summscore.prompts.base import Rendered
+    from summscore.prompts.replies import AnswersReply
+
+    monkeypatch.setattr(sender, "_STALL_FLOOR", 0.05)
+    sent = 0
+
+    class HangsOnTheFirst:
+        name = "hangs-on-the-first"
+        reads_prompts = True
+
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            nonlocal sent
+            sent += 1
+            await asyncio.sleep(3600 if sent == 1 else 0.001)
+            return JudgeReply(output={"answers": ["1"]})
+
+    caller = JudgeCaller(HangsOnTheFirst(), CallPolicy(timeout=3600, max_retries=0))
+
+    async def ask() -> list:
+        rendered = Rendered("Answer.", AnswersReply)
+        return await caller.ask(
+            CallLog(), "answers", rendered, AnswersReply, inputs={}, field_name="answers"
+        )
+
+    first = asyncio.new_event_loop()
+    stranded = first.create_task(ask())
+    first.run_until_complete(asyncio.sleep(0.02))  # the request is sent and waiting
+    assert sent == 1 and not stranded.done()
+    first.close()  # closed with the request still pending, as an abandoned loop is
+
+    async def twenty() -> list[list]:
+        return [await ask() for _ in range(sender._STALL_SAMPLES)]
+
+    assert asyncio.run(twenty()) == [["1"]] * sender._STALL_SAMPLES
