@@ -128,6 +128,22 @@ async def test_a_limit_above_the_servers_backs_off_below_it_and_never_exceeds_it
     assert judge.rejected < len(judge.requests) / 4
 
 
+def test_before_its_first_429_an_adaptive_limit_doubles_each_round_as_tcp_slow_start_does() -> None:
+    # A framework's loop (ragas.evaluate's 16 workers, deepeval's 20) sends more at once than
+    # the starting limit of 8: growing by one per 8 answers held it below 16 for the first ~90
+    # requests, and the face ran slower than upstream's metric in upstream's own loop.
+    limiter = RequestLimiter(8, adaptive=True, ceiling=64)
+    for _ in range(8):  # one round: every slot answered once
+        limiter.succeeded()
+    assert limiter.limit == 16
+    for _ in range(16):
+        limiter.succeeded()
+    assert limiter.limit == 32
+    for _ in range(100):
+        limiter.succeeded()
+    assert limiter.limit == 64  # never past the ceiling
+
+
 def test_an_adaptive_limit_halves_once_per_burst_and_grows_back_slowly() -> None:
     limiter = RequestLimiter(8, adaptive=True, ceiling=10)
 

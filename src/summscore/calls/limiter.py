@@ -6,9 +6,11 @@ binds to one loop, so this limiter keeps its count under a thread lock and wakes
 its own loop. Waiters are served first come, first served.
 
 With a fixed limit (the user set ``max_concurrency``) that is all. Without one the limit adapts
-to the server, as TCP does: it halves when the server answers 429 to a request sent since the last
-cut (the other 429s of the same burst were caused by the old limit) and grows by one after a
-limit's worth of successful requests, up to ``ceiling``.
+to the server, as TCP does: until the server first answers 429 it grows by one with every
+successful request (doubling each round, TCP's slow start, so a framework loop that sends 16 or 20
+rows at once is not held at the starting limit); it halves when the server answers 429 to a request
+sent since the last cut (the other 429s of the same burst were caused by the old limit), and after
+that grows by one per limit's worth of successful requests, up to ``ceiling``.
 """
 
 from __future__ import annotations
@@ -78,7 +80,9 @@ class RequestLimiter:
             return
         with self._lock:
             self._successes += 1
-            if self._successes >= self.limit and self.limit < self.ceiling:
+            # Slow start until the first 429 (epoch 0): one more slot per answer, so the limit
+            # doubles each round; after a cut, one more per limit's worth (congestion avoidance).
+            if self.limit < self.ceiling and (self.epoch == 0 or self._successes >= self.limit):
                 self._successes = 0
                 self.limit += 1
                 self._wake()
