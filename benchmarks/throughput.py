@@ -247,8 +247,11 @@ FACE_PAIRS = (
 )
 
 
-def faces_in_loops(server: Server, shapes: list[tuple[int, int]], repeats: int) -> str:
-    """The faces against upstream's metric in upstream's loop: a markdown table."""
+def faces_in_loops(
+    server: Server, shapes: list[tuple[int, int]], repeats: int, loops: tuple[str, ...] = ()
+) -> str:
+    """The faces against upstream's metric in upstream's loop (those of ``loops``, a prefix of
+    the loop's name; every loop when empty): a markdown table."""
     import statistics
 
     lines = [
@@ -261,6 +264,8 @@ def faces_in_loops(server: Server, shapes: list[tuple[int, int]], repeats: int) 
     for sources, summaries in shapes:
         cases = make_cases(sources, summaries)
         for loop, upstream, face in FACE_PAIRS:
+            if loops and not loop.startswith(loops):
+                continue
             runs: dict[str, list[Row]] = {"upstream": [], "face": []}
             for repeat in range(repeats):
                 order = [("upstream", upstream), ("face", face)]
@@ -396,6 +401,13 @@ def main() -> None:
         "--faces", action="store_true", help="summscore's faces in upstream's loops, repeated"
     )
     parser.add_argument("--repeats", type=int, default=3, help="runs of each pair (--faces)")
+    parser.add_argument(
+        "--loops",
+        nargs="*",
+        choices=("ragas", "deepeval"),
+        default=[],
+        help="(--faces) only these frameworks' loops (default: both)",
+    )
     parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
     parser.add_argument(
         "--added-latency",
@@ -435,10 +447,17 @@ def main() -> None:
             if args.faces:
                 if args.repeats < 3:
                     parser.error("--repeats: at least 3 (one run cannot tell noise from a change)")
+                if args.figures and args.loops:
+                    parser.error("--figures writes every loop's row: leave out --loops")
                 shapes = [
                     tuple(int(x) for x in s.lower().split("x")) for s in args.shapes.split(",")
                 ]
-                table = faces_in_loops(server, shapes, args.repeats)  # type: ignore[arg-type]
+                table = faces_in_loops(
+                    server,
+                    shapes,  # type: ignore[arg-type]
+                    args.repeats,
+                    tuple(args.loops),
+                )
                 print(f"\nmachine: {machine()}\n{table}")
                 if args.figures:
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
