@@ -143,19 +143,6 @@ def test_a_defeat_is_no_win() -> None:
     assert verdict_of(claim, source)["verdict"] != "no"
 
 
-def test_last_weekend_is_no_opposite_of_first() -> None:
-    source = "The capital put on a show last weekend for its inaugural CubaDupa festival."
-    claim = "The capital put on a show at the weekend for its CubaDupa festival, the first one."
-    assert verdict_of(claim, source)["verdict"] != "no"
-    rocket = verdict_of(
-        "The first launch of the rocket failed.", "The rocket's maiden launch failed last month."
-    )
-    assert rocket["verdict"] != "no"
-    turned = "The capital put on a show for its last CubaDupa festival."
-    first = "The capital put on a show for its first CubaDupa festival."
-    assert verdict_of(turned, first)["verdict"] == "no"
-
-
 @pytest.mark.parametrize(
     ("word", "other"),
     [("male", "female"), ("more", "fewer"), ("inside", "outside"), ("support", "oppose")],
@@ -360,8 +347,7 @@ def test_reasons_do_not_depend_on_the_hash_seed() -> None:
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1, outputs
-    swapped, nurse = json.loads(outputs.pop())["verdicts"]
-    assert "21%" in swapped["reason"]
+    _, nurse = json.loads(outputs.pop())["verdicts"]
     assert nurse["verdict"] == "no" and '"male" instead' in nurse["reason"]
 
 

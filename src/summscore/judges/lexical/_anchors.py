@@ -107,7 +107,6 @@ def _unit_after(text: str, end: int) -> str:
 
 
 _DIGIT = re.compile(r"\d")
-_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _NUMBER_WORDS = frozenset(WORD_NUMBERS)
 
@@ -170,15 +169,6 @@ def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
             continue
         money = currency is not None or money_word is not None
         plain = not scale and not money
-        # (An ordinal's suffix is written right after the digits.)
-        ordinal = _ORDINAL.match(text, stop) if plain and text[stop : stop + 1].isalpha() else None
-        if ordinal:
-            # "the 70th anniversary" ranks, it does not count: no rival of "two stations"
-            as_written = text[start : ordinal.end()]
-            found.append(
-                _new_anchor(Anchor, (format_number(value), "ordinal", start, as_written, "", False))
-            )
-            continue
         is_year = plain and value.is_integer() and 1000 <= value <= 2100 and "," not in written
         kind = "year" if is_year else "amount"
         unit = "" if is_year else "money" if money else _unit_after(text, end)

@@ -36,13 +36,11 @@ from ._moved import moved_anchor
 from ._negation import negated_heads, negated_scopes
 from ._opposites import turned_word
 from ._structure import (
-    _detached,
     _misattributed,
     _reversed_roles,
     _rival_names,
     _rival_numbers,
     _slotted,
-    _swapped_amounts,
 )
 from ._text import Span
 
@@ -108,15 +106,6 @@ def _contradiction(
             doubt = Doubt(
                 f"the source has {swapped[0]} and {swapped[1]} the other way round: "
                 f'"{clip(best.text)}"'
-            )
-        detached = _detached(statement, best)
-        if detached and doubt is None:
-            a, b, c = detached
-            doubt = Doubt(f'the source puts {b} with {c}, not with {a}: "{clip(best.text)}"')
-        amounts = _swapped_amounts(statement, best) if local else None
-        if amounts and doubt is None:
-            doubt = Doubt(
-                f'the source says this of {amounts[1]}, not of {amounts[0]}: "{clip(best.text)}"'
             )
     misattributed = _misattributed(statement, doc) if local and doubt is None else None
     if misattributed:

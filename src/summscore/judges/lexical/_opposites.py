@@ -105,8 +105,6 @@ def turned_word(statement: Span, part: Span) -> str | None:
         if opposite in part.token_set
         and token not in part.token_set
         and opposite not in statement.token_set  # (a comparison: "women more than men")
-        and not _dated(token, statement.text)
-        and not _dated(opposite, part.text)
     ]
     # Antonyms that are stopwords ("more", "before") are compared as written.
     mine = _FUNCTION_OPPOSITES.keys() & _function_words(statement)
@@ -141,17 +139,3 @@ def _as_written(token: str, text: str) -> str:
 
 
 _WORD = re.compile(r"\w[\w'-]*")
-
-
-_DATED_LAST = re.compile(
-    r"\blast (?:week|weekend|month|quarter|year|decade|century|night|season|summer|winter"
-    r"|spring|autumn|fall|time"
-    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
-    re.IGNORECASE,
-)
-
-
-def _dated(token: str, text: str) -> bool:
-    """Is ``token`` the "last" of a date ("last weekend"), which means "the one before" and is no
-    opposite of "first"?"""
-    return token == "last" and _DATED_LAST.search(text) is not None

@@ -3,8 +3,6 @@ goes with which thing, read from word positions.
 
 * names of a passage that rival a statement's (:func:`_rival_names`);
 * two anchors in reversed roles around the same relation word (:func:`_reversed_roles`);
-* an amount said of another thing (:func:`_swapped_amounts`), a name the passage pairs with
-  another than the statement does (:func:`_detached`);
 * a rival standing in the slot of a missing anchor (:func:`_slotted`), and a name the source
   connects with other content (:func:`_misattributed`).
 """
@@ -130,115 +128,9 @@ def _close_pairs(keys: list[str], span: Span, reach: int) -> list[tuple[int, int
     return sorted(found)
 
 
-def _neighbours(span: Span, index: int, reach: int = 3) -> set[str]:
-    """Plain content words (no names, no numbers) within ``reach`` words of ``index``, not
-    across punctuation."""
-    occupied = _occupied(span)
-    found: set[str] = set()
-    for step in range(1, reach + 1):
-        for i in (index - step, index + step):
-            if 0 <= i < len(span.words) and i not in occupied:
-                if _crosses(span.words, index, i, _BOUNDARY | {","}):
-                    continue
-                word = span.words[i]
-                if word.isalpha() and word not in STOPWORDS:
-                    found.add(canon(word))
-    return found
-
-
 def _occupied(span: Span) -> frozenset[int]:
     """Word indexes covered by an anchor (a name's words, a number)."""
     return span.occupied
-
-
-def _swapped_amounts(statement: Span, window: Span) -> tuple[str, str] | None:
-    """An amount the statement attaches to words the source attaches to another amount of the
-    same kind ("the company wants 6%" where the source has the union demand 6% and the company
-    offer 3.5%)."""
-    # (Sets are walked in sorted order: a string's hash, and so a set's order, differs from one
-    # process to the next, and the pair found first names the reason.)
-    for key in sorted(statement.numbers & window.numbers):
-        if key not in statement.positions or key not in window.positions:
-            continue
-        mine = _neighbours(statement, statement.positions[key][0])
-        theirs = set().union(*(_neighbours(window, i) for i in window.positions[key]))
-        if not mine or mine & theirs:
-            continue
-        for other in sorted(window.numbers - {key}):
-            if other in statement.numbers or window.kinds.get(other) != statement.kinds.get(key):
-                continue
-            if window.units.get(other, "") != statement.units.get(key, ""):
-                continue
-            near_other = set().union(
-                *(_neighbours(window, i) for i in window.positions.get(other, ()))
-            )
-            if mine & near_other:
-                return key, other
-    return None
-
-
-def _detached(statement: Span, window: Span) -> tuple[str, str, str] | None:
-    """A pair of anchors side by side in the statement ("Hillary of Nepal") that the source
-    keeps apart, where the second sits beside another anchor of the statement instead. (Anchors
-    are looked up by position, in the statement and in the window: linear in them.)"""
-    if len(statement.anchors & window.anchors) < 3:
-        return None  # (three anchors or none: their positions are not worked out)
-    keys = [k for k in statement.positions if k in window.positions]
-    after: dict[int, list[int]] = {}  # key index -> the keys 1 to 4 words after it
-    for i, j in _close_pairs(keys, statement, 4):
-        for x, y in ((i, j), (j, i)):
-            gap = statement.positions[keys[y]][0] - statement.positions[keys[x]][0]
-            if 0 < gap <= 4:
-                after.setdefault(x, []).append(y)
-    at: dict[int, list[int]] = {}  # word index in the window -> the keys there
-    for n, k in enumerate(keys):
-        for w in window.positions[k]:
-            at.setdefault(w, []).append(n)
-    for ia, a in enumerate(keys):
-        for ib in sorted(after.get(ia, ())):
-            b = keys[ib]
-            sa, sb = statement.positions[a][0], statement.positions[b][0]
-            if _crosses(statement.words, sa, sb, _BOUNDARY | {",", "、", "，"}):
-                continue
-            if _gap(window.positions[a], window.positions[b]) <= 6:
-                continue
-            if statement.kinds.get(a) != "name" or statement.kinds.get(b) != "name":
-                continue
-            near = {
-                n
-                for wb in window.positions[b]
-                for w in range(wb - 4, wb + 5)
-                for n in at.get(w, ())
-            }
-            for ic in sorted(near):
-                c = keys[ic]
-                if c in (a, b) or statement.kinds.get(c) != "name" or _near(statement, b, c):
-                    continue  # b and c stand together in the statement too
-                for wb in window.positions[b]:
-                    for wc in window.positions[c]:
-                        if abs(wb - wc) <= 4 and not _crosses(window.words, wb, wc, _BOUNDARY):
-                            return a, b, c
-    return None
-
-
-def _gap(these: tuple[int, ...], those: tuple[int, ...]) -> int:
-    """The least distance between a position of ``these`` and one of ``those``."""
-    ordered = sorted(those)
-    best = None
-    for p in these:
-        k = bisect.bisect_left(ordered, p)
-        for q in ordered[max(k - 1, 0) : k + 1]:
-            if best is None or abs(q - p) < best:
-                best = abs(q - p)
-    return best if best is not None else 0
-
-
-def _near(span: Span, a: str, b: str, within: int = 4) -> bool:
-    return any(
-        abs(i - j) <= within and not _crosses(span.words, i, j, _BOUNDARY)
-        for i in span.positions.get(a, ())
-        for j in span.positions.get(b, ())
-    )
 
 
 def _crosses(words: tuple[str, ...], i: int, j: int, marks: frozenset[str]) -> bool:

@@ -65,35 +65,11 @@ def has_cjk(text: str) -> bool:
 _FULLWIDTH = re.compile("[\uff01-\uff5e]")
 
 
-# A character UTF-8 writes in two or three bytes, read back one byte at a time as Windows-1252:
-# a lead "Â", "Ã" or "â" and one or two continuation bytes (as cp1252 shows them).
-_MOJIBAKE = re.compile(
-    "[ÂÃâ][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc"
-    "\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]{1,2}"
-)
-
-
-def _unmangled(m: re.Match[str]) -> str:
-    raw = bytearray()
-    for ch in m.group(0):
-        try:
-            raw += ch.encode("cp1252")
-        except UnicodeEncodeError:
-            raw.append(ord(ch))  # the five bytes cp1252 leaves undefined, as Latin-1 shows them
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return m.group(0)
-
-
 def normalize(text: str) -> str:
     """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
     the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old", and
-    "<unk>", a model's placeholder for a word it could not write) and the UTF-8 read as
-    Windows-1252 of files from the wild ("Â£1.3bn", "donâ€™t", "cafÃ©")."""
+    "<unk>", a model's placeholder for a word it could not write)."""
     if not text.isascii():  # an ASCII text has no full-width form and no typographic quote
-        if "Â" in text or "Ã" in text or "â€" in text or "â‚" in text:
-            text = _MOJIBAKE.sub(_unmangled, text)
         if _FULLWIDTH.search(text):
             text = unicodedata.normalize("NFKC", text)
         text = text.replace("\u2019", "'").replace("\u2018", "'")
