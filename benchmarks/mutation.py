@@ -147,6 +147,8 @@ EXPLAINED: dict[str, str] = {
     f"{_SENDER}_complete__mutmut_23": _PY310,
     f"{_SENDER}_complete__mutmut_24": _PY310,
     "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
+    "summscore.masking.replies.x__redact_reply_text__mutmut_8": 'the sk- pattern also run on a text without "-": it cannot match there, and re.sub with no match returns the text itself (the same object)',
+    "summscore.masking.replies.x__redact_reply__mutmut_18": "changed = None for False: `None or _differs(...)` is the bool _differs gives, and an empty dict (no loop) is returned itself for None as for False",
 }
 
 

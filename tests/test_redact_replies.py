@@ -7,9 +7,11 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
-from summscore.masking.replies import _redact_reply, redact_value
+from summscore.masking.replies import _redact_reply, case_keys, redact_result, redact_value
 from summscore.masking.secrets import WINDOW
+from summscore.results import SummaryResult
 
 _SECRETS = frozenset({"gw-Zq81xKpL0aa9Ttv3", 'ab"cd\\ef"gh\\ij"kl\\mn'})
 _KEY = re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{12,}")
@@ -84,3 +86,22 @@ def test_a_key_in_a_nested_verdict_is_masked_and_the_rest_kept() -> None:
 
 def test_a_tuple_stays_a_tuple_when_masked() -> None:
     assert redact_value(("ok", "sk-ABCdef1234567890")) == ("ok", "***")
+
+
+def test_a_key_in_a_model_field_python_keeps_as_a_set_or_bytes_is_masked() -> None:
+    # Read as JSON reads the model: a set becomes a list, bytes a string, both of them searched.
+    class Reply(BaseModel):
+        tags: set[str]
+        raw: bytes
+
+    reply = Reply(tags={"sk-ABCdef1234567890"}, raw=b"as sk-ABCdef1234567890 says")
+    assert redact_value(reply) == {"tags": ["***"], "raw": "as *** says"}
+
+
+def test_a_failed_row_holding_none_of_the_case_keys_comes_back_itself() -> None:
+    # Its NaN score is not a change (NaN != NaN), so the result is not rebuilt.
+    result = SummaryResult(
+        score=float("nan"), preset="ragas", prompt_set="ragas", judge="j", error="timed out"
+    )
+    with case_keys("the source names sk-ABCdef1234567890"):
+        assert redact_result(result) is result

@@ -214,3 +214,64 @@ def test_a_key_quoted_in_other_letter_case_is_masked_and_a_short_secret_only_as_
     # Case-folding keeps every other character where it was (no shift of the text around).
     text = f"İstanbul ß {key.lower()} ﬁn"
     assert redact(text) == "İstanbul ß *** ﬁn"
+
+
+def test_a_short_secret_is_masked_everywhere_and_one_of_twelve_characters_as_written() -> None:
+    short = "Qz7" + secrets.token_hex(3)
+    register_secret(short)
+    assert redact(f"{short} then {short}, {short}") == "*** then ***, ***"
+    # WINDOW characters or fewer: matched as written (docs/security.md), the other letter case
+    # kept whether or not the text also holds the secret as written.
+    twelve = "Qz7" + secrets.token_hex(4) + "Q"
+    assert len(twelve) == WINDOW
+    register_secret(twelve)
+    assert redact(f"{twelve} and {twelve.lower()}") == f"*** and {twelve.lower()}"
+
+
+def test_bearer_tokens_sk_keys_and_key_assignments_are_masked_unregistered() -> None:
+    token = secrets.token_hex(16)  # registered nowhere, in no environment variable
+    assert redact(f"Authorization: Bearer {token}") == "Authorization: Bearer ***"
+    assert redact(f"header authorization: bearer {token}.") == "header authorization: Bearer ***"
+    assert redact(f"key sk-{token} sent") == "key *** sent"
+    assert redact(f"OPENAI_API_KEY={token}") == "OPENAI_API_KEY=***"
+
+
+def test_shorten_keeps_a_text_within_its_limit_and_cuts_a_longer_one_with_an_ellipsis() -> None:
+    assert shorten("abc", 10) == "abc"
+    assert shorten("a" * 10, 10) == "a" * 10
+    assert shorten("a" * 11, 10) == "a" * 10 + "..."
+
+
+def test_a_masked_log_record_keeps_its_message_traceback_and_stack(caplog) -> None:
+    key = fresh_key()
+    register_secret(key)
+    log = logging.getLogger("summscore.calls")
+    with caplog.at_level(logging.DEBUG):
+        log.warning("judge said %s", key, stack_info=True)
+        # An exception logged without being raised has no traceback, only its message.
+        log.error("failed", exc_info=ValueError(f"never raised {key}"))
+        try:
+            raise ValueError(f"boom {key}")
+        except ValueError:
+            log.exception("raised")
+    said, unraised, raised = caplog.records
+    # The message merged and masked, as logging's own QueueHandler.prepare leaves a record.
+    assert (said.getMessage(), said.msg, said.args) == ("judge said ***", "judge said ***", None)
+    assert said.stack_info.startswith("Stack (most recent call last):")
+    assert unraised.exc_text == "ValueError: never raised ***"
+    # What logging itself would write for the traceback, masked.
+    assert raised.exc_text == redact(logging.Formatter().formatException(raised.exc_info))
+    assert raised.exc_text.startswith("Traceback") and raised.exc_text.endswith("boom ***")
+    assert not leaks(caplog.text, key)
+
+
+def test_records_of_other_loggers_are_left_as_they_were(caplog) -> None:
+    key = fresh_key()
+    register_secret(key)
+    with caplog.at_level(logging.INFO):
+        for name in ("myapp", "myapp.summscore", "summscore_plugin", "openaix"):
+            logging.getLogger(name).info("the user's own %s", key)
+    assert [(r.name, r.msg, r.args) for r in caplog.records] == [
+        (name, "the user's own %s", (key,))
+        for name in ("myapp", "myapp.summscore", "summscore_plugin", "openaix")
+    ]
