@@ -11,14 +11,18 @@ dropped argument) and runs the tests that call that function; a mutant no test f
 "survived". The run happens in a copy of the repository's tracked files (``--work``, kept so
 ``cd <work> && mutmut show <name>`` shows a mutant), never in the checkout. It prints killed and
 survived per module and each survivor's diff, and exits 1 when a mutant survives that
-``EXPLAINED`` does not list. Not part of CI: about 15-30 minutes on two cores.
+``EXPLAINED`` does not list, or is not checked yet. ``--resume`` goes on with a stopped run in
+the same work copy (as it was copied: tests added since are not in it). Not part of CI: about
+15-30 minutes on two cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -186,6 +190,14 @@ def _configure(work: Path, modules: list[str]) -> None:
         out.write("\n".join(lines) + "\n")
 
 
+def _cap_memory(gigabytes: float) -> None:
+    # A mutant that loops forever appending to a list (``while start != -2`` in
+    # masking/secrets.py) grows until the kernel's OOM killer picks a process, maybe another's;
+    # capped, it fails with MemoryError (killed). Inherited by every test process mutmut forks.
+    limit = int(gigabytes * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _module_of(mutant: str) -> str:
     # summscore.calls.policy.x_retry_delay__mutmut_3, or xǁClassǁmethod__mutmut_3 for a method
     dotted = mutant.split(".x")[0] if ".x" in mutant else mutant.rsplit(".", 1)[0]
@@ -220,7 +232,17 @@ def table(status: dict[str, str]) -> str:
     counts: dict[str, Counter[str]] = {}
     for mutant, verdict in status.items():
         counts.setdefault(_module_of(mutant), Counter())[verdict] += 1
-    verdicts = ["killed", "survived", "timeout", "no tests", "suspicious", "skipped"]
+    # ("segfault": mutmut's name for a test process killed by a signal, such as the OOM killer's)
+    verdicts = [
+        "killed",
+        "survived",
+        "timeout",
+        "segfault",
+        "no tests",
+        "suspicious",
+        "skipped",
+        "not checked",
+    ]
     lines = [
         "| module | mutants | " + " | ".join(verdicts) + " |",
         "| --- | ---: | " + " | ".join("---:" for _ in verdicts) + " |",
@@ -240,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="default /tmp/summscore-mutation[-MODULE]")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once")
     parser.add_argument(
+        "--memory-gb", type=float, default=6.0, help="address space of each process (default 6)"
+    )
+    parser.add_argument(
         "--only",
         choices=sorted(MODULES),
         action="append",
@@ -247,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--report-only", action="store_true", help="read the results of the last run in --work"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the stopped run in --work (mutmut keeps each verdict), not a fresh copy",
     )
     args = parser.parse_args(argv)
     modules = args.only or sorted(MODULES)
@@ -262,8 +292,9 @@ def main(argv: list[str] | None = None) -> int:
                 "needs mutmut in this interpreter's environment; see the docstring", file=sys.stderr
             )
             return 2
-        _copy_repository(args.work)
-        _configure(args.work, modules)
+        if not args.resume:
+            _copy_repository(args.work)
+            _configure(args.work, modules)
         log = args.work.parent / f"{args.work.name}.log"
         with log.open("w", encoding="utf-8") as out:
             # Tests that start a python of their own (the CLI in a subprocess) must import the
@@ -273,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
             # is cached as "nothing here" for the whole process, and the tests mutmut runs in
             # it would then import the checkout (and find no mutant called by any test).
             mutated = args.work / "mutants" / "src"
-            mutated.mkdir(parents=True)
+            mutated.mkdir(parents=True, exist_ok=args.resume)
             env = {**os.environ, "PYTHONPATH": str(mutated)}
             done = subprocess.run(
                 [python, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
@@ -281,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=functools.partial(_cap_memory, args.memory_gb),
             )
         if done.returncode != 0:
             print(f"mutmut run failed (exit {done.returncode}); its output: {log}", file=sys.stderr)
@@ -293,10 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     for mutant in sorted(m for m, v in status.items() if v in ("survived", "no tests")):
         why = EXPLAINED.get(mutant, "NOT EXPLAINED")
         print(f"\n{mutant} ({status[mutant]}): {why}\n{_show(args.work, python, mutant)}")
+    unchecked = [m for m, v in status.items() if v == "not checked"]
     if unexplained:
         print(f"\n{len(unexplained)} mutant(s) survive unexplained", file=sys.stderr)
-        return 1
-    return 0
+    if unchecked:
+        print(f"\n{len(unchecked)} mutant(s) not checked yet (--resume)", file=sys.stderr)
+    return 1 if unexplained or unchecked else 0
 
 
 if __name__ == "__main__":
