@@ -84,6 +84,14 @@ _SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
 _ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
 _PY310 = "Python 3.10's path (asyncio.wait_for): never taken on 3.11+, where the pass runs; tests/test_calls.py's hung-judge test takes it on 3.10"
 _PY310_GUARD = "the guard against Python 3.10 in _complete_in_scope, which _complete never calls there: not reached on 3.11+"
+_SECRETS = "summscore.masking.secrets.x_"
+_REPLIES = "summscore.masking.replies.x_"
+_NO_CACHE = "the known secrets never taken from their cache: the set is rebuilt from the same registry and environment on every call (only slower)"
+_RAW_ENV = "the environment compared as dict(os.environ), not its raw mapping: the same changes are seen (only slower)"
+_FOLDED = "the text folded here, not taken from the caller: every caller (_mask_known) passes _fold(text), the same text"
+_SCAN_ALL = "the quick 'nothing to do' test passes more often: the full scan then finds the same spans, and returns the text itself where there are none"
+_FULL_WALK = "redact_value's first search gives up more often: the full walk then masks the same, and returns a clean reply itself"
+_UTF8 = '"UTF-8" for "utf-8": one codec'
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -151,6 +159,47 @@ EXPLAINED: dict[str, str] = {
     f"{_SENDER}_complete__mutmut_23": _PY310,
     f"{_SENDER}_complete__mutmut_24": _PY310,
     "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
+    f"{_SECRETS}register_secret__mutmut_17": _UTF8,
+    f"{_SECRETS}register_secret__mutmut_35": "_version -= 1: each new registration still changes it, and it is only compared for equality",
+    f"{_SECRETS}register_secret__mutmut_36": "_version += 2: each new registration still changes it, and it is only compared for equality",
+    f"{_SECRETS}_environment_snapshot__mutmut_1": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_2": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_7": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_8": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_9": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_6": "getattr without a default: CPython's os.environ always has _data",
+    f"{_SECRETS}_environment_snapshot__mutmut_10": "the raw mapping taken without checking it is a dict: CPython's os.environ._data always is",
+    f"{_SECRETS}_environment_snapshot__mutmut_11": "dict(None) where os.environ has no dict _data, which CPython's always has",
+    f"{_SECRETS}_known_secrets__mutmut_2": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_6": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_8": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_11": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_13": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_18": _NO_CACHE,
+    f"{_SECRETS}_may_hold__mutmut_3": _SCAN_ALL,
+    f"{_SECRETS}_may_hold__mutmut_10": _SCAN_ALL,
+    f"{_SECRETS}_mask_known__mutmut_5": _SCAN_ALL,
+    f"{_SECRETS}_mask_known__mutmut_12": _FOLDED,
+    f"{_SECRETS}_mask_known__mutmut_18": _FOLDED,
+    f"{_SECRETS}_mask_known__mutmut_21": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_20": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_21": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_22": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_23": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_28": "blocks of WINDOW // 3 characters, not // 2: every match of WINDOW or more still holds a whole block, grown to the same maximal match",
+    f"{_SECRETS}_secret_spans__mutmut_35": "a block at every offset, not every sixth: each is grown to the same maximal matches",
+    f"{_SECRETS}_secret_spans__mutmut_36": "blocks from offset 1, not 0: any 7 consecutive offsets hold one of 1, 7, 13, ..., so every WINDOW-long piece of a longer secret still holds a whole block",
+    f"{_SECRETS}_secret_spans__mutmut_54": "left growth stops one character short of the secret's start: a match reaching its first character holds its first block, found and grown from offset 0 to the same span",
+    f"{_REPLIES}redact_value__mutmut_3": "known = registered | asked even when asked is empty: the same set",
+    f"{_REPLIES}redact_value__mutmut_11": _UTF8,
+    f"{_REPLIES}redact_value__mutmut_16": "bytes always run through _redact_reply_text: where _could_mask finds nothing it changes nothing, and the bytes come back themselves",
+    f"{_REPLIES}_gather_texts__mutmut_3": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_18": "joining None raises the TypeError caught there: the loop below gathers the same strings",
+    f"{_REPLIES}_gather_texts__mutmut_20": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_29": _FULL_WALK,
+    f"{_REPLIES}_could_mask__mutmut_1": _FULL_WALK,
+    f"{_REPLIES}_could_mask__mutmut_7": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_8": "a dict key holding a pydantic model (a frozen one, the only hashable kind): no JSON reply or model dump has one, and the full walk fails on it too (a masked model becomes an unhashable dict)",
     "summscore.masking.replies.x__redact_reply_text__mutmut_8": 'the sk- pattern also run on a text without "-": it cannot match there, and re.sub with no match returns the text itself (the same object)',
     "summscore.masking.replies.x__redact_reply__mutmut_18": "changed = None for False: `None or _differs(...)` is the bool _differs gives, and an empty dict (no loop) is returned itself for None as for False",
 }
