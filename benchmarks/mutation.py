@@ -11,14 +11,18 @@ dropped argument) and runs the tests that call that function; a mutant no test f
 "survived". The run happens in a copy of the repository's tracked files (``--work``, kept so
 ``cd <work> && mutmut show <name>`` shows a mutant), never in the checkout. It prints killed and
 survived per module and each survivor's diff, and exits 1 when a mutant survives that
-``EXPLAINED`` does not list. Not part of CI: about 15-30 minutes on two cores.
+``EXPLAINED`` does not list, or is not checked yet. ``--resume`` goes on with a stopped run in
+the same work copy (as it was copied: tests added since are not in it). Not part of CI: about
+15-30 minutes on two cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -80,6 +84,14 @@ _SENDER = "summscore.calls.sender.xǁJudgeSenderǁ"
 _ZERO_CEILING = "a backoff ceiling of 0 drawn from uniform(0, 0): 0.0, as the else branch (backoff is validated >= 0)"
 _PY310 = "Python 3.10's path (asyncio.wait_for): never taken on 3.11+, where the pass runs; tests/test_calls.py's hung-judge test takes it on 3.10"
 _PY310_GUARD = "the guard against Python 3.10 in _complete_in_scope, which _complete never calls there: not reached on 3.11+"
+_SECRETS = "summscore.masking.secrets.x_"
+_REPLIES = "summscore.masking.replies.x_"
+_NO_CACHE = "the known secrets never taken from their cache: the set is rebuilt from the same registry and environment on every call (only slower)"
+_RAW_ENV = "the environment compared as dict(os.environ), not its raw mapping: the same changes are seen (only slower)"
+_FOLDED = "the text folded here, not taken from the caller: every caller (_mask_known) passes _fold(text), the same text"
+_SCAN_ALL = "the quick 'nothing to do' test passes more often: the full scan then finds the same spans, and returns the text itself where there are none"
+_FULL_WALK = "redact_value's first search gives up more often: the full walk then masks the same, and returns a clean reply itself"
+_UTF8 = '"UTF-8" for "utf-8": one codec'
 # Survivors that no test can kill because the mutant behaves as the original (equivalent
 # mutants), by mutmut's name, with why. A survivor not listed here fails the run.
 EXPLAINED: dict[str, str] = {
@@ -147,6 +159,49 @@ EXPLAINED: dict[str, str] = {
     f"{_SENDER}_complete__mutmut_23": _PY310,
     f"{_SENDER}_complete__mutmut_24": _PY310,
     "summscore.calls.sender.x__shorten__mutmut_4": "deadline <= when: moving a deadline to the time it already has changes nothing",
+    f"{_SECRETS}register_secret__mutmut_17": _UTF8,
+    f"{_SECRETS}register_secret__mutmut_35": "_version -= 1: each new registration still changes it, and it is only compared for equality",
+    f"{_SECRETS}register_secret__mutmut_36": "_version += 2: each new registration still changes it, and it is only compared for equality",
+    f"{_SECRETS}_environment_snapshot__mutmut_1": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_2": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_7": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_8": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_9": _RAW_ENV,
+    f"{_SECRETS}_environment_snapshot__mutmut_6": "getattr without a default: CPython's os.environ always has _data",
+    f"{_SECRETS}_environment_snapshot__mutmut_10": "the raw mapping taken without checking it is a dict: CPython's os.environ._data always is",
+    f"{_SECRETS}_environment_snapshot__mutmut_11": "dict(None) where os.environ has no dict _data, which CPython's always has",
+    f"{_SECRETS}_known_secrets__mutmut_2": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_6": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_8": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_11": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_13": _NO_CACHE,
+    f"{_SECRETS}_known_secrets__mutmut_18": _NO_CACHE,
+    f"{_SECRETS}_may_hold__mutmut_3": _SCAN_ALL,
+    f"{_SECRETS}_may_hold__mutmut_10": _SCAN_ALL,
+    f"{_SECRETS}_mask_known__mutmut_5": _SCAN_ALL,
+    f"{_SECRETS}_mask_known__mutmut_12": _FOLDED,
+    f"{_SECRETS}_mask_known__mutmut_18": _FOLDED,
+    f"{_SECRETS}_mask_known__mutmut_21": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_20": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_21": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_22": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_23": _FOLDED,
+    f"{_SECRETS}_secret_spans__mutmut_28": "blocks of WINDOW // 3 characters, not // 2: every match of WINDOW or more still holds a whole block, grown to the same maximal match",
+    f"{_SECRETS}_secret_spans__mutmut_35": "a block at every offset, not every sixth: each is grown to the same maximal matches",
+    f"{_SECRETS}_secret_spans__mutmut_36": "blocks from offset 1, not 0: any 7 consecutive offsets hold one of 1, 7, 13, ..., so every WINDOW-long piece of a longer secret still holds a whole block",
+    f"{_SECRETS}_secret_spans__mutmut_54": "left growth stops one character short of the secret's start: a match reaching its first character holds its first block, found and grown from offset 0 to the same span",
+    f"{_REPLIES}redact_value__mutmut_3": "known = registered | asked even when asked is empty: the same set",
+    f"{_REPLIES}redact_value__mutmut_11": _UTF8,
+    f"{_REPLIES}redact_value__mutmut_16": "bytes always run through _redact_reply_text: where _could_mask finds nothing it changes nothing, and the bytes come back themselves",
+    f"{_REPLIES}_gather_texts__mutmut_3": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_18": "joining None raises the TypeError caught there: the loop below gathers the same strings",
+    f"{_REPLIES}_gather_texts__mutmut_20": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_29": _FULL_WALK,
+    f"{_REPLIES}_could_mask__mutmut_1": _FULL_WALK,
+    f"{_REPLIES}_could_mask__mutmut_7": _FULL_WALK,
+    f"{_REPLIES}_gather_texts__mutmut_8": "a dict key holding a pydantic model (a frozen one, the only hashable kind): no JSON reply or model dump has one, and the full walk fails on it too (a masked model becomes an unhashable dict)",
+    "summscore.masking.replies.x__redact_reply_text__mutmut_8": 'the sk- pattern also run on a text without "-": it cannot match there, and re.sub with no match returns the text itself (the same object)',
+    "summscore.masking.replies.x__redact_reply__mutmut_18": "changed = None for False: `None or _differs(...)` is the bool _differs gives, and an empty dict (no loop) is returned itself for None as for False",
 }
 
 
@@ -184,6 +239,14 @@ def _configure(work: Path, modules: list[str]) -> None:
         out.write("\n".join(lines) + "\n")
 
 
+def _cap_memory(gigabytes: float) -> None:
+    # A mutant that loops forever appending to a list (``while start != -2`` in
+    # masking/secrets.py) grows until the kernel's OOM killer picks a process, maybe another's;
+    # capped, it fails with MemoryError (killed). Inherited by every test process mutmut forks.
+    limit = int(gigabytes * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 def _module_of(mutant: str) -> str:
     # summscore.calls.policy.x_retry_delay__mutmut_3, or xǁClassǁmethod__mutmut_3 for a method
     dotted = mutant.split(".x")[0] if ".x" in mutant else mutant.rsplit(".", 1)[0]
@@ -218,7 +281,17 @@ def table(status: dict[str, str]) -> str:
     counts: dict[str, Counter[str]] = {}
     for mutant, verdict in status.items():
         counts.setdefault(_module_of(mutant), Counter())[verdict] += 1
-    verdicts = ["killed", "survived", "timeout", "no tests", "suspicious", "skipped"]
+    # ("segfault": mutmut's name for a test process killed by a signal, such as the OOM killer's)
+    verdicts = [
+        "killed",
+        "survived",
+        "timeout",
+        "segfault",
+        "no tests",
+        "suspicious",
+        "skipped",
+        "not checked",
+    ]
     lines = [
         "| module | mutants | " + " | ".join(verdicts) + " |",
         "| --- | ---: | " + " | ".join("---:" for _ in verdicts) + " |",
@@ -238,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, help="default /tmp/summscore-mutation[-MODULE]")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once")
     parser.add_argument(
+        "--memory-gb", type=float, default=6.0, help="address space of each process (default 6)"
+    )
+    parser.add_argument(
         "--only",
         choices=sorted(MODULES),
         action="append",
@@ -245,6 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--report-only", action="store_true", help="read the results of the last run in --work"
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the stopped run in --work (mutmut keeps each verdict), not a fresh copy",
     )
     args = parser.parse_args(argv)
     modules = args.only or sorted(MODULES)
@@ -260,8 +341,9 @@ def main(argv: list[str] | None = None) -> int:
                 "needs mutmut in this interpreter's environment; see the docstring", file=sys.stderr
             )
             return 2
-        _copy_repository(args.work)
-        _configure(args.work, modules)
+        if not args.resume:
+            _copy_repository(args.work)
+            _configure(args.work, modules)
         log = args.work.parent / f"{args.work.name}.log"
         with log.open("w", encoding="utf-8") as out:
             # Tests that start a python of their own (the CLI in a subprocess) must import the
@@ -271,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
             # is cached as "nothing here" for the whole process, and the tests mutmut runs in
             # it would then import the checkout (and find no mutant called by any test).
             mutated = args.work / "mutants" / "src"
-            mutated.mkdir(parents=True)
+            mutated.mkdir(parents=True, exist_ok=args.resume)
             env = {**os.environ, "PYTHONPATH": str(mutated)}
             done = subprocess.run(
                 [python, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
@@ -279,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=functools.partial(_cap_memory, args.memory_gb),
             )
         if done.returncode != 0:
             print(f"mutmut run failed (exit {done.returncode}); its output: {log}", file=sys.stderr)
@@ -291,10 +374,12 @@ def main(argv: list[str] | None = None) -> int:
     for mutant in sorted(m for m, v in status.items() if v in ("survived", "no tests")):
         why = EXPLAINED.get(mutant, "NOT EXPLAINED")
         print(f"\n{mutant} ({status[mutant]}): {why}\n{_show(args.work, python, mutant)}")
+    unchecked = [m for m, v in status.items() if v == "not checked"]
     if unexplained:
         print(f"\n{len(unexplained)} mutant(s) survive unexplained", file=sys.stderr)
-        return 1
-    return 0
+    if unchecked:
+        print(f"\n{len(unchecked)} mutant(s) not checked yet (--resume)", file=sys.stderr)
+    return 1 if unexplained or unchecked else 0
 
 
 if __name__ == "__main__":

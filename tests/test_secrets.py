@@ -14,6 +14,7 @@ from summscore.judges._secrets import is_secret_name, register_secrets_in
 from summscore.masking.replies import redact_value
 from summscore.masking.secrets import (
     WINDOW,
+    install_log_redaction,
     redact,
     register_secret,
     registered_secrets,
@@ -214,3 +215,141 @@ def test_a_key_quoted_in_other_letter_case_is_masked_and_a_short_secret_only_as_
     # Case-folding keeps every other character where it was (no shift of the text around).
     text = f"İstanbul ß {key.lower()} ﬁn"
     assert redact(text) == "İstanbul ß *** ﬁn"
+
+
+def test_a_short_secret_is_masked_everywhere_and_one_of_twelve_characters_as_written() -> None:
+    short = "Qz7" + secrets.token_hex(3)
+    register_secret(short)
+    assert redact(f"{short} then {short}, {short}") == "*** then ***, ***"
+    # WINDOW characters or fewer: matched as written (docs/security.md), the other letter case
+    # kept whether or not the text also holds the secret as written.
+    twelve = "Qz7" + secrets.token_hex(4) + "Q"
+    assert len(twelve) == WINDOW
+    register_secret(twelve)
+    assert redact(f"{twelve} and {twelve.lower()}") == f"*** and {twelve.lower()}"
+
+
+def test_bearer_tokens_sk_keys_and_key_assignments_are_masked_unregistered() -> None:
+    token = secrets.token_hex(16)  # registered nowhere, in no environment variable
+    assert redact(f"Authorization: Bearer {token}") == "Authorization: Bearer ***"
+    assert redact(f"header authorization: bearer {token}.") == "header authorization: Bearer ***"
+    assert redact(f"key sk-{token} sent") == "key *** sent"
+    assert redact(f"OPENAI_API_KEY={token}") == "OPENAI_API_KEY=***"
+
+
+def test_shorten_keeps_a_text_within_its_limit_and_cuts_a_longer_one_with_an_ellipsis() -> None:
+    assert shorten("abc", 10) == "abc"
+    assert shorten("a" * 10, 10) == "a" * 10
+    assert shorten("a" * 11, 10) == "a" * 10 + "..."
+
+
+def test_a_masked_log_record_keeps_its_message_traceback_and_stack(caplog) -> None:
+    key = fresh_key()
+    register_secret(key)
+    log = logging.getLogger("summscore.calls")
+    with caplog.at_level(logging.DEBUG):
+        log.warning("judge said %s", key, stack_info=True)
+        # An exception logged without being raised has no traceback, only its message.
+        log.error("failed", exc_info=ValueError(f"never raised {key}"))
+        try:
+            raise ValueError(f"boom {key}")
+        except ValueError:
+            log.exception("raised")
+    said, unraised, raised = caplog.records
+    # The message merged and masked, as logging's own QueueHandler.prepare leaves a record.
+    assert (said.getMessage(), said.msg, said.args) == ("judge said ***", "judge said ***", None)
+    assert said.stack_info.startswith("Stack (most recent call last):")
+    assert unraised.exc_text == "ValueError: never raised ***"
+    # What logging itself would write for the traceback, masked.
+    assert raised.exc_text == redact(logging.Formatter().formatException(raised.exc_info))
+    assert raised.exc_text.startswith("Traceback") and raised.exc_text.endswith("boom ***")
+    assert not leaks(caplog.text, key)
+
+
+def test_records_of_other_loggers_are_left_as_they_were(caplog) -> None:
+    key = fresh_key()
+    register_secret(key)
+    with caplog.at_level(logging.INFO):
+        for name in ("myapp", "myapp.summscore", "summscore_plugin", "openaix"):
+            logging.getLogger(name).info("the user's own %s", key)
+    assert [(r.name, r.msg, r.args) for r in caplog.records] == [
+        (name, "the user's own %s", (key,))
+        for name in ("myapp", "myapp.summscore", "summscore_plugin", "openaix")
+    ]
+
+
+def test_a_key_given_as_bytes_is_registered_decoded_and_one_of_six_characters_counts() -> None:
+    key = fresh_key()
+    broken = b"\xff" + fresh_key().encode()  # not UTF-8: read with a replacement character
+    six, five = "Qz" + secrets.token_hex(2), "Qz" + secrets.token_hex(2)[:3]
+    for value in (key.encode(), broken, six, five):
+        register_secret(value)
+    assert {key, broken.decode("utf-8", "replace"), six} <= registered_secrets()
+    assert five not in registered_secrets()
+
+
+def test_environment_credentials_from_six_characters_on_are_masked_and_nothing_else(
+    monkeypatch,
+) -> None:
+    six, five = "Qz" + secrets.token_hex(2), "Qz" + secrets.token_hex(2)[:3]
+    monkeypatch.setenv("SIX_API_KEY", six)
+    monkeypatch.setenv("FIVE_API_KEY", five)
+    monkeypatch.setenv("LOCAL_API_KEY", "Not-Needed")  # a placeholder, in any letter case
+    monkeypatch.setenv("SOME_SETTING", "ordinary setting value")  # not named as a credential
+    text = f"{six} {five} Not-Needed, an ordinary setting value"
+    assert redact(text) == f"*** {five} Not-Needed, an ordinary setting value"
+
+
+def test_a_secret_with_letters_beyond_ascii_is_masked_in_other_letter_case() -> None:
+    key = "Pässwörd-" + secrets.token_hex(5)
+    register_secret(key)
+    assert redact(f"x {key.upper()} y") == "x *** y"
+
+
+def test_overlapping_and_touching_secrets_are_masked_whole_in_one_mask() -> None:
+    repeated = "Ж" * 8  # two overlapping occurrences in nine
+    register_secret(repeated)
+    assert redact("Ж" * 9 + "!") == "***!"
+    a, b = fresh_key(), fresh_key()
+    register_secret(a)
+    register_secret(b)
+    assert redact(f"<{a}{b}>") == "<***>"
+
+
+def test_every_twelve_character_piece_of_a_secret_of_any_length_is_masked_exactly() -> None:
+    for length in range(WINDOW + 1, 31):
+        key = fresh_key()[:length]
+        register_secret(key)
+        for start in range(length - WINDOW + 1):
+            assert redact(f"<{key[start : start + WINDOW]}>") == "<***>", (length, start)
+
+
+def test_a_long_secret_is_masked_exactly_where_quoted_twice_at_the_text_edges_or_beside_itself() -> (
+    None
+):
+    key = fresh_key()
+    register_secret(key)
+    assert redact(f"{key} and {key}") == "*** and ***"
+    # The letters around a key that are also the key's own (its last before it, its first after
+    # it) are not part of this quote of it.
+    assert redact(f"{key[-1]}{key}{key[0]}") == f"{key[-1]}***{key[0]}"
+    assert redact(key[5:30]) == "***"
+    assert redact(key[1:] + key[0]) == "***" + key[0]
+
+
+def test_log_redaction_is_installed_once_and_masks_records_made_by_keyword() -> None:
+    key = fresh_key()
+    factory = logging.getLogRecordFactory()
+    install_log_redaction()
+    register_secret(key)
+    assert logging.getLogRecordFactory() is factory
+    record = factory(
+        name="httpx",
+        level=logging.INFO,
+        pathname=__file__,
+        lineno=1,
+        msg="sent %s",
+        args=(key,),
+        exc_info=None,
+    )
+    assert record.getMessage() == "sent ***"

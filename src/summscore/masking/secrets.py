@@ -8,7 +8,8 @@ that text goes through :func:`redact`. It masks:
   variable whose name looks like a credential (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET``, ...);
   any run of 12 or more characters of such a secret counts as the secret, so a key cut in two, or
   quoted in part, is masked too, and so is one a gateway or judge sends back in other letter
-  case ("SK-PROJ-..." or all lower case; secrets shorter than that are matched as written);
+  case ("SK-PROJ-..." or all lower case; secrets of 12 characters or fewer are matched as
+  written);
 * bearer tokens, ``sk-`` style keys and ``api_key=...`` pairs, registered or not.
 
 Masking happens before any cut to length, so a key straddling a cut cannot escape in part.
