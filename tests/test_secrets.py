@@ -353,3 +353,12 @@ def test_log_redaction_is_installed_once_and_masks_records_made_by_keyword() -> 
         exc_info=None,
     )
     assert record.getMessage() == "sent ***"
+
+
+def test_a_secret_with_runs_of_one_letter_is_masked_where_its_pieces_overlap_themselves() -> None:
+    # A block of the secret ("aaaa...") found at one place may also start one character later;
+    # every start is tried, so a twelve-character piece that begins one letter into a run is
+    # still found (a search that skipped a character at each find left this one unmasked).
+    key = "baaaabbbbbbbbbabbab"
+    register_secret(key)
+    assert redact("baaabbbbbbbbbab") == "b***"
