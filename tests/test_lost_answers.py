@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,36 @@ from .fakes import ScriptedJudge, ragas_script
 # Longest the run may take before the test calls it stalled; the lost answer alone would hold
 # it for the policy's timeout (an hour here).
 _WATCHDOG = 60.0
+
+
+def _caller_whose_first_request_hangs(timeout: float | None) -> Any:
+    """A coroutine function asking one question of a judge caller whose judge never answers the
+    first request (and answers the others in 1 ms)."""
+    from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
+    from summscore.prompts.base import Rendered
+    from summscore.prompts.replies import AnswersReply
+
+    sent = 0
+
+    class HangsOnTheFirst:
+        name = "hangs-on-the-first"
+        reads_prompts = True
+
+        async def complete(self, request: JudgeRequest) -> JudgeReply:
+            nonlocal sent
+            sent += 1
+            await asyncio.sleep(3600 if sent == 1 else 0.001)
+            return JudgeReply(output={"answers": ["1"]})
+
+    caller = JudgeCaller(HangsOnTheFirst(), CallPolicy(timeout=timeout, max_retries=0))
+
+    async def ask() -> Any:
+        rendered = Rendered("Answer.", AnswersReply)
+        return await caller.ask(
+            CallLog(), "answers", rendered, AnswersReply, inputs={}, field_name="answers"
+        )
+
+    return ask
 
 
 async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_latency(
@@ -65,31 +96,10 @@ async def test_the_first_requests_deadline_is_shortened_as_soon_as_twenty_answer
     monkeypatch: pytest.MonkeyPatch, timeout: float | None
 ) -> None:
     import summscore.calls.sender as sender
-    from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
-    from summscore.prompts.base import Rendered
-    from summscore.prompts.replies import AnswersReply
 
     monkeypatch.setattr(sender, "_STALL_FLOOR", 0.05)
     assert sender._STALL_SAMPLES == 20
-    sent = 0
-
-    class LosesTheFirst:
-        name = "loses-the-first"
-        reads_prompts = True
-
-        async def complete(self, request: JudgeRequest) -> JudgeReply:
-            nonlocal sent
-            sent += 1
-            await asyncio.sleep(3600 if sent == 1 else 0.001)
-            return JudgeReply(output={"answers": ["1"]})
-
-    caller = JudgeCaller(LosesTheFirst(), CallPolicy(timeout=timeout, max_retries=0))
-
-    async def ask() -> list:
-        rendered = Rendered("Answer.", AnswersReply)
-        return await caller.ask(
-            CallLog(), "answers", rendered, AnswersReply, inputs={}, field_name="answers"
-        )
+    ask = _caller_whose_first_request_hangs(timeout)
 
     lost = asyncio.ensure_future(ask())
     await asyncio.sleep(0.06)  # past the shortened deadline, once there is one
@@ -133,35 +143,14 @@ def test_a_first_request_stranded_on_a_closed_loop_does_not_break_the_answers_of
     # loop's answers make the latency known, the stranded request's deadline cannot be brought
     # forward on its closed loop; that must not fail the request that just got its answer.
     import summscore.calls.sender as sender
-    from summscore.calls.caller import CallLog, CallPolicy, JudgeCaller
-    from summscore.prompts.base import Rendered
-    from summscore.prompts.replies import AnswersReply
 
     monkeypatch.setattr(sender, "_STALL_FLOOR", 0.05)
-    sent = 0
-
-    class HangsOnTheFirst:
-        name = "hangs-on-the-first"
-        reads_prompts = True
-
-        async def complete(self, request: JudgeRequest) -> JudgeReply:
-            nonlocal sent
-            sent += 1
-            await asyncio.sleep(3600 if sent == 1 else 0.001)
-            return JudgeReply(output={"answers": ["1"]})
-
-    caller = JudgeCaller(HangsOnTheFirst(), CallPolicy(timeout=3600, max_retries=0))
-
-    async def ask() -> list:
-        rendered = Rendered("Answer.", AnswersReply)
-        return await caller.ask(
-            CallLog(), "answers", rendered, AnswersReply, inputs={}, field_name="answers"
-        )
+    ask = _caller_whose_first_request_hangs(3600)
 
     first = asyncio.new_event_loop()
     stranded = first.create_task(ask())
     first.run_until_complete(asyncio.sleep(0.02))  # the request is sent and waiting
-    assert sent == 1 and not stranded.done()
+    assert not stranded.done()  # sent, and waiting
     first.close()  # closed with the request still pending, as an abandoned loop is
 
     async def twenty() -> list[list]:
