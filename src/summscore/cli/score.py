@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
-import re
 import shlex
 import sys
 import warnings
@@ -22,16 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtraError
-from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_rows
+from ..files.datasets import Columns, ResultWriter, Row, open_rows
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
-from ..files.places import unusable
-from ..files.records import FORMATS, count_records, parse_delimiter
+from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
-from ..files.writer import OutputError, partial_path
+from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .outputs import check_out, check_report_suffix, default_out, named_sheet
 from .report import (
     ReportSpool,
     cases_from_results,
@@ -43,97 +42,6 @@ from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
-
-
-def _default_out(path: Path, sheet: str | None = None) -> Path:
-    """``summscore-out/<input name>.results.jsonl``; a workbook's sheet gets a file of its own
-    (``book.Round 2.results.jsonl``), so scoring another sheet never replaces, nor --resume
-    reuses, the first one's results."""
-    name = path.name
-    for suffix in (".gz", *FORMATS):
-        name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
-    if sheet is not None:
-        name += "." + (re.sub(r"[\\/:*?\"<>|\x00-\x1f]", "_", sheet).strip(". ") or "_")
-    return Path("summscore-out") / f"{name}.results.jsonl"
-
-
-def _sheet(args: argparse.Namespace) -> str | None:
-    """The sheet --sheet names, as the workbook spells it (None without --sheet or a workbook)."""
-    path = Path(args.input)
-    if args.sheet is None or FORMATS.get(path.suffix.lower()) != "xlsx":
-        return None
-    from ..files.xlsx import sheet_title
-
-    try:
-        return sheet_title(path, args.sheet)
-    except (OSError, ValueError, MissingExtraError) as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False
-
-
-def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
-    """Nothing the user has is overwritten: not the input, not a file summscore did not write."""
-    if out is None:
-        if args.resume:
-            raise UsageError("--resume needs a results file, not --out -")
-        _check_others(args, path, None)
-        return
-    if _same_file(out, path):
-        raise UsageError(f"--out {out} is the input file; name another results file")
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
-    if (problem := unusable(out)) is not None:
-        raise UsageError(f"--out {out}: {problem}")
-    if args.resume and out.exists() and not is_results_file(out):
-        raise UsageError(f"--resume: {out} is not a summscore results file")
-    if out.exists() and not args.force and not is_results_file(out):
-        raise UsageError(
-            f"--out {out} exists and is not a summscore results file; "
-            "pass --force to replace it, or name another file"
-        )
-    partial = partial_path(out)
-    if partial.exists() and (problem := unusable(partial)) is not None:
-        raise UsageError(f"--out {out}: its partial file {problem}")
-    _check_others(args, path, out)
-
-
-def _check_others(args: argparse.Namespace, path: Path, out: Path | None) -> None:
-    """The report and the cache: usable, and the report not the input, the results or a file
-    summscore did not write."""
-    cache = getattr(args, "cache", None)
-    if cache and (problem := unusable(Path(cache).expanduser(), folder=True)) is not None:
-        raise UsageError(f"--cache {cache}: {problem}")
-    if args.report:
-        report = Path(args.report)
-        if (problem := unusable(report)) is not None:
-            raise UsageError(f"--report {report}: {problem}")
-        if _same_file(report, path) or (out is not None and _same_file(report, out)):
-            raise UsageError(f"--report {report} is the input or the results file")
-        if report.exists() and not args.force and not _is_report(report):
-            raise UsageError(
-                f"--report {report} exists and is not a summscore report; "
-                "pass --force to replace it"
-            )
-
-
-def _check_report_suffix(args: argparse.Namespace) -> None:
-    if args.report and Path(args.report).suffix.lower() not in (".html", ".htm"):
-        raise UsageError(f"--report {args.report}: the report is an .html file")
-
-
-def _is_report(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return False
-    return not head.strip() or b"summscore" in head
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -179,7 +87,7 @@ def _score_file(args: argparse.Namespace) -> int:
         questions=args.questions_column,
     )
     to_stdout = args.out == "-"
-    _check_report_suffix(args)
+    check_report_suffix(args)
     try:
         delimiter = parse_delimiter(args.delimiter) if args.delimiter is not None else None
         reader = open_rows(
@@ -188,8 +96,8 @@ def _score_file(args: argparse.Namespace) -> int:
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, reader.sheet)
-    _check_out(args, path, out)
+    out = None if to_stdout else Path(args.out) if args.out else default_out(path, reader.sheet)
+    check_out(args, path, out)
     rows = iter(reader)
     first = next(rows, None)
     if first is None:
@@ -418,9 +326,11 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    _check_report_suffix(args)
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
-    _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
+    check_report_suffix(args)
+    out = (
+        None if to_stdout else Path(args.out) if args.out else default_out(path, named_sheet(args))
+    )
+    check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
         code = run_score_file(plan, make_scorer)

@@ -90,7 +90,7 @@ def delimited(
         else:
             found = sniff_delimiter(sample + rest, complete=not rest)
         delimiter, how = (found, "detected") if found else (",", "one column")
-    lines = CappedLines(stream, MAX_LINE_CHARS)
+    lines = CappedLines(stream, MAX_LINE_CHARS, header=True)
     reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader, None)

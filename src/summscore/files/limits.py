@@ -60,11 +60,13 @@ class LineTooLong(Exception):
 
 class CappedLines:
     """The lines of ``text``, none longer than ``cap`` characters: a longer line is read past in
-    pieces and raises :class:`LineTooLong` in its place; iteration goes on after it.
+    pieces and raises :class:`LineTooLong` in its place; iteration goes on after it (but for
+    a ``header`` line, without which nothing after it can be read: it is not read past).
     ``count`` is the number of lines read so far (the over-long ones included)."""
 
-    def __init__(self, text: IO[str], cap: int = MAX_LINE_CHARS) -> None:
+    def __init__(self, text: IO[str], cap: int = MAX_LINE_CHARS, *, header: bool = False) -> None:
         self.text, self.cap, self.count = text, cap, 0
+        self.header = header  # an over-long first line ends the file: not read past
 
     def __iter__(self) -> CappedLines:
         return self
@@ -76,6 +78,8 @@ class CappedLines:
         self.count += 1
         if len(line) <= self.cap or line.endswith(("\n", "\r")):
             return line
+        if self.header and self.count == 1:
+            raise LineTooLong(self.count, self.cap)
         while (piece := self.text.readline(_SKIP)) and not piece.endswith(("\n", "\r")):
             pass
         raise LineTooLong(self.count, self.cap)
