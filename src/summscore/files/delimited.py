@@ -84,6 +84,13 @@ def delimited(
             rest = text.readline(MAX_LINE_CHARS + 1)  # the sample ends where a line does
         except (OSError, EOFError, zlib.error, UnicodeError) as exc:
             raise InputError(f"{path}: cannot read the header line ({exc})") from None
+        if (
+            len(sample) + len(rest) > MAX_LINE_CHARS
+            and not rest.endswith(("\n", "\r"))
+            and "\n" not in sample
+            and "\r" not in sample
+        ):  # the header line alone is past the cap: refused before it is copied
+            raise InputError(f"{path}: the header line {LineTooLong(1, MAX_LINE_CHARS).problem()}")
         stream = _Prefixed(sample + rest, text)
         if len(rest) > _SAMPLE_CHARS:  # a line far longer than a sample: sniff without it
             found = sniff_delimiter(sample, complete=False)
