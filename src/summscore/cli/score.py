@@ -132,7 +132,11 @@ def _score_file(args: argparse.Namespace) -> int:
         what = f"--resume: cannot read {out}" if args.resume else "--out"
         raise UsageError(f"{what} ({exc})") from None
     top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
-    spool = ReportSpool(_report_dir(args.report)) if args.report else None
+    try:
+        spool = ReportSpool(_report_dir(args.report)) if args.report else None
+    except OutputError as exc:  # (no room for the report's working file)
+        writer.abandon()
+        _unwritten(args, exc, out, f"{out} is as it was")
     sink = _ReportingSink(
         writer,
         model=args.model,
