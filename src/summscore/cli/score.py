@@ -18,7 +18,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row, open_rows
@@ -57,7 +57,7 @@ class _Unwritten(Exception):
     """The results or the report could not be written: the whole message, one line."""
 
 
-def _unwritten(args: argparse.Namespace, exc: OutputError, out: Path | None, kept: str) -> None:
+def _unwritten(args: argparse.Namespace, exc: OutputError, out: Path | None, kept: str) -> NoReturn:
     """Raise the one line that says what could not be written, what is kept, and how to go on."""
     if out is None:
         raise _Unwritten(f"{exc}; the results went to stdout") from None
