@@ -3,6 +3,17 @@
     python benchmarks/cli_memory.py                      # 10,000 and 200,000 rows (~10 min on 2 cores)
     python benchmarks/cli_memory.py --sizes 1000,20000   # quicker
     python benchmarks/cli_memory.py --report             # with --report (an HTML page per run)
+    python benchmarks/cli_memory.py --readers            # hostile inputs: peak RSS and seconds
+
+``--readers`` runs the command on inputs built to exhaust a reader (see
+src/summscore/files/limits.py and xlsx_guard.py), each in a fresh process under a time limit
+(``--timeout``, default 120 s) and an address-space limit (``--memory-cap``, default 4 GiB, so
+that an unbounded reader fails instead of taking the machine): 256 MiB of NULs as .csv and as
+.jsonl, a 2 GiB sparse .csv, ``/dev/zero`` named .jsonl, a FIFO nobody writes to, a ~260 KiB
+.xlsx that inflates to one 256 MiB cell, an .xlsx whose 6 million styled empty cells take
+minutes to walk, and one whose 300,000 rows each end in an empty cell in column XFD. It prints
+each one's exit status, seconds and peak RSS; run it with ``PYTHONPATH`` at another checkout to
+compare.
 
 Each size is a generated JSONL file of short news-like rows, scored with the offline judge in a
 fresh process (``python -m summscore.cli score FILE --out OUT --no-progress``); the child reports
@@ -22,7 +33,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 _TARGET = 1.5
 _PLACES = ["Leeds", "Porto", "Osaka", "Lyon", "Quito", "Perth", "Turin", "Gdansk"]
@@ -90,6 +103,9 @@ def _measure(rows: int, folder: Path, preset: str, report: bool) -> dict[str, fl
 
 
 def main() -> None:
+    if "--readers" in sys.argv[1:]:
+        _readers(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,200000", help="row counts, comma-separated")
     parser.add_argument("--preset", default="ragas", choices=("ragas", "deepeval", "mastra"))
@@ -126,6 +142,177 @@ def main() -> None:
         f"peak RSS ratio {results[-1]['rows']} / {results[0]['rows']} rows: {ratio:.2f} "
         f"(target <= {_TARGET}): {verdict}"
     )
+
+
+# ------------------------------------------------------------------ --readers: hostile inputs
+
+_NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.'
+    'openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application'
+    '/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml"'
+    ' ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
+    'officedocument.spreadsheetml.sharedStrings+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+    'officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": f'<?xml version="1.0"?><workbook {_NS} xmlns:r="http://schemas.'
+    'openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" '
+    'sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.'
+    'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.'
+    'openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.'
+    'xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+    'relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>',
+}
+_HEAD = (
+    b'<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>'
+    b'<row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" t="s"><v>3</v></c></row>'
+)
+
+
+def _workbook(path: Path, sheet: Any, strings: Any) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name, text in _PARTS.items():
+            archive.writestr(name, text)
+        with archive.open("xl/sharedStrings.xml", "w", force_zip64=True) as part:
+            part.write(f'<?xml version="1.0"?><sst {_NS}>'.encode())
+            for piece in strings:
+                part.write(piece)
+            part.write(b"</sst>")
+        with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as part:
+            part.write(f'<?xml version="1.0"?><worksheet {_NS}><sheetData>'.encode() + _HEAD)
+            for piece in sheet:
+                part.write(piece)
+            part.write(b"</sheetData></worksheet>")
+
+
+def _si(*texts: bytes) -> Iterator[bytes]:
+    for text in texts:
+        yield b"<si><t>" + text + b"</t></si>"
+
+
+def _one_huge_cell() -> Iterator[bytes]:
+    yield b"<si><t>source</t></si><si><t>summary</t></si><si><t>"
+    for _ in range(256):
+        yield b"A" * 2**20
+    yield b"</t></si><si><t>short</t></si>"
+
+
+def _flood() -> Iterator[bytes]:
+    columns = [chr(c) for c in range(ord("C"), ord("W"))]
+    for n in range(3, 300_003):
+        yield f'<row r="{n}">'.encode()
+        yield "".join(f'<c r="{c}{n}" s="1"/>' for c in columns).encode() + b"</row>"
+
+
+def _padded() -> Iterator[bytes]:
+    for n in range(3, 300_003):
+        yield f'<row r="{n}"><c r="XFD{n}" s="1"/></row>'.encode()
+
+
+def _build(kind: str, folder: Path) -> Path:
+    """The hostile input ``kind``, built in ``folder``."""
+    strings = (b"source", b"summary", b"The bridge opened in 1901.", b"It opened in 1901.")
+    if kind in ("csv-nul", "jsonl-nul", "csv-sparse-2g"):
+        path = folder / f"{kind}.{kind.split('-')[0]}"
+        with path.open("wb") as handle:
+            handle.truncate(2 * 2**30 if kind == "csv-sparse-2g" else 256 * 2**20)
+    elif kind == "dev-zero":
+        path = folder / "zero.jsonl"
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        path = folder / "fifo.jsonl"
+        os.mkfifo(path)
+    elif kind == "xlsx-one-cell":
+        path = folder / "one_cell.xlsx"
+        _workbook(path, [], _one_huge_cell())
+    elif kind == "xlsx-flood":
+        path = folder / "flood.xlsx"
+        _workbook(path, _flood(), _si(*strings))
+    else:
+        path = folder / "padded.xlsx"
+        _workbook(path, _padded(), _si(*strings))
+    return path
+
+
+_KINDS = (
+    "csv-nul",
+    "jsonl-nul",
+    "csv-sparse-2g",
+    "dev-zero",
+    "fifo",
+    "xlsx-one-cell",
+    "xlsx-flood",
+    "xlsx-padded",
+)
+
+
+def _run_limited(path: Path, out: Path, timeout: float, cap: int) -> dict[str, Any]:
+    """Run the command on ``path`` in a child limited to ``cap`` bytes of address space; its
+    exit status (None when stopped at ``timeout``), seconds and peak RSS (os.wait4)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    command = [sys.executable, "-m", "summscore.cli", "score", str(path), "--out", str(out)]
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "--no-progress", "--force"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=limit,
+    )
+    stopped = False
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - start > timeout:
+            child.kill()
+            stopped = True
+            pid, status, usage = os.wait4(child.pid, 0)
+            break
+        time.sleep(0.05)
+    seconds = time.perf_counter() - start
+    err = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
+    last = [line for line in err.splitlines() if line.strip()][-1:] or [""]
+    code = None if stopped else os.waitstatus_to_exitcode(status)
+    return {"code": code, "seconds": seconds, "peak_mb": usage.ru_maxrss / 1024, "says": last[0]}
+
+
+def _readers(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description="peak RSS of the readers on hostile inputs")
+    parser.add_argument("--readers", action="store_true")
+    parser.add_argument("--only", help="comma-separated kinds, of " + ", ".join(_KINDS))
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per input")
+    parser.add_argument("--memory-cap", type=float, default=4.0, help="GiB of address space")
+    args = parser.parse_args(argv)
+    kinds = args.only.split(",") if args.only else list(_KINDS)
+    cap = int(args.memory_cap * 2**30)
+    print(
+        f"summscore score on hostile inputs; each child: {args.timeout:g} s, "
+        f"{args.memory_cap:g} GiB of address space at most"
+    )
+    print(f"{'input':<15} {'size':>10} {'exit':>5} {'seconds':>8} {'peak RSS MB':>11}  says")
+    with tempfile.TemporaryDirectory(prefix="summscore-readers-") as tmp:
+        for kind in kinds:
+            folder = Path(tmp) / kind
+            folder.mkdir()
+            path = _build(kind, folder)
+            size = path.stat().st_size if path.is_file() and not path.is_symlink() else 0
+            got = _run_limited(path, folder / "out.jsonl", args.timeout, cap)
+            code = "stop" if got["code"] is None else str(got["code"])
+            print(
+                f"{kind:<15} {size / 2**20:>8.1f}MB {code:>5} {got['seconds']:>8.1f} "
+                f"{got['peak_mb']:>11.0f}  {got['says'][:110]}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

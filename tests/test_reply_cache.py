@@ -178,3 +178,56 @@ def test_a_cut_off_reply_kept_on_the_last_attempt_is_reused_as_it_was_kept(
         result = again.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert judge.requests == [] and result.score == kept.score
     assert any("cut off" in w for w in result.warnings)
+
+
+def test_the_offline_judge_of_another_version_never_gets_the_older_judges_answers(
+    tmp_path: Path,
+) -> None:
+    from summscore.judges import LexicalJudge
+
+    class Upgraded(LexicalJudge):
+        version = "a later release"
+
+    first = SummarizationScorer(llm=LexicalJudge(), reply_cache=tmp_path)
+    first.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    again = SummarizationScorer(llm=LexicalJudge(), reply_cache=tmp_path)
+    assert again.score(FITNESS_SOURCE, FITNESS_SUMMARY).usage.cached_calls > 0  # same judge: hit
+    upgraded = SummarizationScorer(llm=Upgraded(), reply_cache=tmp_path)
+    result = upgraded.score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    assert result.usage.cached_calls == 0 and result.usage.judge_calls > 0  # every call a miss
+
+
+def test_the_offline_judges_version_follows_its_code_and_summscores_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody bumps a number: the version is a digest of the judge package's source files (and
+    summscore's version), so an upgrade that edits the judge is another cache identity."""
+    import importlib
+    import sys
+
+    from summscore.calls import reply_cache
+    from summscore.calls.reply_cache import cache_identity, judge_version
+    from summscore.judges import LexicalJudge
+
+    lexical = cache_identity(LexicalJudge())
+    assert lexical.startswith("lexical [summscore ") and "code " in lexical
+    assert judge_version(ScriptedJudge(ragas_script())) is None  # an LLM: model and prompt decide
+
+    package = tmp_path / "offline_judge_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from ._rules import ANSWER\n\nclass Judge:\n    name = 'mine'\n    reads_prompts = False\n",
+        encoding="utf-8",
+    )
+    (package / "_rules.py").write_text("ANSWER = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    judge = importlib.import_module("offline_judge_pkg").Judge()
+    before = cache_identity(judge)
+    (package / "_rules.py").write_text("ANSWER = 2\n", encoding="utf-8")  # an upgrade's edit
+    reply_cache._code_digest.cache_clear()  # (computed once per process: a new process)
+    assert cache_identity(judge) != before
+    monkeypatch.setattr(reply_cache, "__version__", "99.0")
+    reply_cache._code_digest.cache_clear()
+    assert "summscore 99.0" in cache_identity(judge)
+    sys.modules.pop("offline_judge_pkg", None)
+    sys.modules.pop("offline_judge_pkg._rules", None)

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..judges.base import JudgeReply, JudgeRequest
+from .reply_cache import cache_identity
 
 __all__ = ["ProcessPoolJudge"]
 
@@ -175,7 +176,7 @@ class ProcessPoolJudge:
         self.reads_prompts: bool = probe.reads_prompts
         # The offline judge's graded claim support counts only from a judge that declares it.
         self.grades_claims: bool = bool(getattr(probe, "grades_claims", False))
-        self.cache_identity: str | None = getattr(probe, "cache_identity", None)
+        self.cache_identity: str = cache_identity(probe)  # the pooled judge's, with its version
         # The pooled judge's own size check (the offline judge's cap per text), made here before
         # a case is sent (see judges.pricing.check_judge_fits).
         fits = getattr(probe, "check_fits", None)

@@ -2,8 +2,10 @@
 
 Replies are stored in one SQLite file, keyed by a hash of everything that decides the reply: the
 judge's identity (backend, model and the options sent with every request, such as temperature;
-not the server's address, so a local server restarted on another port keeps its cache), the task,
-the prompt and the output schema asked for. Only replies that were used (parsed and accepted) are
+not the server's address, so a local server restarted on another port keeps its cache) and
+version (:func:`judge_version`: for a judge whose answers come from code, such as the offline
+judge, a digest of that code and summscore's version, so an upgrade that changes the judge never
+serves the older judge's answers), the task, the prompt and the output schema asked for. Only replies that were used (parsed and accepted) are
 stored, so a re-run asks again what failed. Only the reply and its token counts are stored, never
 a credential. Reading is safe across threads and
 processes; a damaged or unwritable cache is reported once and then bypassed, never fatal.
@@ -19,6 +21,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 import warnings
@@ -27,9 +30,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .._version import __version__
 from ..judges.base import JudgeReply, JudgeRequest
 
-__all__ = ["ReplyCache", "cache_identity", "default_cache_dir"]
+__all__ = ["ReplyCache", "cache_identity", "default_cache_dir", "judge_version"]
 
 _SCHEMA_VERSION = 2
 
@@ -41,15 +45,59 @@ def cache_identity(judge: Any) -> str:
     """What identifies a judge's answers: its ``cache_identity`` attribute when it has one, else
     its name without the server address (``openai:gpt-4o-mini@127.0.0.1:8099`` ->
     ``openai:gpt-4o-mini``) plus the answer-deciding options it carries (model, temperature,
-    max_tokens, system prompt, extra body)."""
+    max_tokens, system prompt, extra body) and its :func:`judge_version`."""
     explicit = getattr(judge, "cache_identity", None)
     if isinstance(explicit, str) and explicit:
         return explicit
     name = str(getattr(judge, "name", type(judge).__name__)).split("@", 1)[0]
     options = {k: getattr(judge, k) for k in _ANSWER_OPTIONS if hasattr(judge, k)}
-    if not options:
-        return name
-    return name + " " + json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
+    if options:
+        name += " " + json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
+    version = judge_version(judge)
+    return f"{name} [{version}]" if version else name
+
+
+def judge_version(judge: Any) -> str | None:
+    """What changes when a judge's answers may change under the same name: its ``version``
+    attribute when it has one; for a judge that answers from its own code rather than from a
+    model reading the prompt (``reads_prompts`` False: the offline judge), summscore's version
+    and a digest of the source files of the package that defines the judge, computed once per
+    process, so nobody has to remember to bump a number. None for a judge that reads prompts:
+    its model is in its name and the prompt itself in every key."""
+    explicit = getattr(judge, "version", None)
+    if isinstance(explicit, str) and explicit:
+        return explicit
+    if getattr(judge, "reads_prompts", True) is not False:
+        return None
+    return f"summscore {__version__}, code {_code_digest(type(judge).__module__)}"
+
+
+@functools.lru_cache(maxsize=16)
+def _code_digest(module_name: str) -> str:
+    """A digest of the source of ``module_name``'s package (every ``.py`` file under it), or of
+    the module's own file; "unknown" where the source cannot be read (a frozen build)."""
+    module = sys.modules.get(module_name)
+    if module is None:
+        return "unknown"
+    folders = getattr(module, "__path__", None)
+    file = getattr(module, "__file__", None)
+    if folders:
+        files = sorted(
+            (path.relative_to(folder).as_posix(), path)
+            for folder in map(Path, folders)
+            for path in folder.rglob("*.py")
+        )
+    elif file:
+        files = [(Path(file).name, Path(file))]
+    else:
+        return "unknown"
+    digest = hashlib.blake2b(digest_size=8)
+    try:
+        for name, path in files:
+            digest.update(name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    except OSError:
+        return "unknown"
+    return digest.hexdigest() if files else "unknown"
 
 
 def default_cache_dir() -> Path:

@@ -26,6 +26,7 @@ from .scorer_options import make_scorer as make_scorer
 from .usage import EXIT_FAILED_ROWS as EXIT_FAILED_ROWS
 from .usage import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from .usage import EXIT_OK as EXIT_OK
+from .usage import EXIT_OUTPUT_ERROR as EXIT_OUTPUT_ERROR
 from .usage import EXIT_USAGE as EXIT_USAGE
 from .usage import UsageError as UsageError
 

@@ -38,7 +38,9 @@ examples:
   summscore score big.jsonl --out big.results.jsonl --resume
 
 exit status: 0 every row scored, 1 some rows failed (see their "error"), 2 bad usage or input,
-130 interrupted (the rows finished so far are written, and the --report for them).
+or an output that cannot be written there, 4 results not written (disk full, file-size limit:
+the rows finished are kept for --resume), 130 interrupted (the rows finished so far are
+written, and the --report for them).
 """
 
 
@@ -105,6 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep the rows --out already holds (scored without error) and score only the "
         "others; the file ends complete, in input order, e.g. after Ctrl-C: --resume",
+    )
+    io.add_argument(
+        "--raw-csv",
+        action="store_true",
+        help="write CSV and TSV text cells as they are: by default a cell that a spreadsheet "
+        "would run as a formula (it begins with = + - @, a tab or a CR) gets a leading ' and "
+        "every text cell is quoted; for tools that read the file, not spreadsheets, e.g. "
+        "--raw-csv",
     )
     io.add_argument(
         "--force",

@@ -13,8 +13,10 @@ file back beside the input rows (:func:`cases_from_results`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import tempfile
 from array import array
 from collections import Counter
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..files.datasets import Columns, read_results, read_rows
+from ..files.writer import OutputError
 from ..report.page import ReportCase, ReportWriter
 from ..results import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
 from ..results.stats import BatchSummary, describe, failure_cause
@@ -47,9 +50,13 @@ class ReportSpool:
     closed, or when the process ends however it ends)."""
 
     def __init__(self, directory: str | Path | None = None) -> None:
-        self._file: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115 - closed by close()
-            "w+", encoding="utf-8", dir=directory, prefix=".summscore-report-"
-        )
+        self._where = Path(directory or tempfile.gettempdir()) / ".summscore-report-*"
+        try:
+            self._file: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115 - closed by close()
+                "w+", encoding="utf-8", dir=directory, prefix=".summscore-report-"
+            )
+        except OSError as exc:
+            raise OutputError(self._where, exc) from None
         self.count = 0
 
     def add(self, case: ReportCase) -> None:
@@ -59,7 +66,10 @@ class ReportSpool:
             "summary": case.summary,
             "result": case.result.model_dump(),
         }
-        self._file.write(json.dumps(record, default=str) + "\n")  # \\u-escaped: any text
+        try:
+            self._file.write(json.dumps(record, default=str) + "\n")  # \\u-escaped: any text
+        except OSError as exc:  # a full disk: the report's cases cannot be kept
+            raise OutputError(self._where, exc) from None
         self.count += 1
 
     def cases(self) -> Iterator[ReportCase]:
@@ -72,7 +82,8 @@ class ReportSpool:
         self._file.seek(0, 2)  # later cases are appended
 
     def close(self) -> None:
-        self._file.close()
+        with contextlib.suppress(OSError):  # a buffer a full disk refused: gone either way
+            self._file.close()
 
 
 def cases_from_results(
@@ -231,10 +242,29 @@ def write_streamed_report(
 ) -> Path:
     """Write the report of ``cases`` to ``path`` (see the module's docstring); returns the path."""
     figures = _Figures(threshold)
-    for case in cases():
-        figures.add(case.result)
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = target.with_name(f".{target.name}.writing")  # renamed into place when complete
+    try:
+        for case in cases():
+            figures.add(case.result)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_page(staged, cases, figures, title=title, meta=meta, top=top)
+        os.replace(staged, target)
+    except OSError as exc:
+        staged.unlink(missing_ok=True)
+        raise OutputError(target, exc) from None
+    return target
+
+
+def _write_page(
+    target: Path,
+    cases: Cases,
+    figures: _Figures,
+    *,
+    title: str,
+    meta: dict[str, Any] | None,
+    top: float,
+) -> None:
     with target.open("w", encoding="utf-8") as out:
         writer = ReportWriter(
             out,
@@ -253,4 +283,5 @@ def write_streamed_report(
         for index, case in enumerate(cases()):
             writer.case(index, case)
         writer.end()
-    return target
+        out.flush()
+        os.fsync(out.fileno())

@@ -1,31 +1,36 @@
 """``summscore score``: read the rows of a file, score them, write the results (and a report).
 
 Rows are read lazily and written in input order as soon as they are scored, so an interrupted
-run keeps what it finished. A row that fails (unreadable, bad input, judge error) is written with
-its error and the exit code is 1; no row is dropped.
+run keeps what it finished (see :mod:`summscore.files.writer`). A row that fails (unreadable, bad
+input, judge error) is written with its error and the exit code is 1; no row is dropped. Every
+place the run writes is checked before anything is opened (exit 2); results that cannot be
+written (a full disk, the file-size limit) end the run with one line and exit 4, the rows
+finished so far kept for ``--resume``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import re
+import errno
 import shlex
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import MissingExtraError
-from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_rows
+from ..files.datasets import Columns, ResultWriter, Row, open_rows
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
-from ..files.records import FORMATS, count_records, parse_delimiter
-from ..files.resume import ResumeState, partial_path
+from ..files.records import count_records, parse_delimiter
+from ..files.resume import ResumeState, open_resume
+from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .outputs import check_out, check_report_suffix, default_out, named_sheet
 from .report import (
     ReportSpool,
     cases_from_results,
@@ -34,91 +39,44 @@ from .report import (
     write_streamed_report,
 )
 from .scorer_options import make_scorer, make_shards, release_judge
-from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
 
 
-def _default_out(path: Path, sheet: str | None = None) -> Path:
-    """``summscore-out/<input name>.results.jsonl``; a workbook's sheet gets a file of its own
-    (``book.Round 2.results.jsonl``), so scoring another sheet never replaces, nor --resume
-    reuses, the first one's results."""
-    name = path.name
-    for suffix in (".gz", *FORMATS):
-        name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
-    if sheet is not None:
-        name += "." + (re.sub(r"[\\/:*?\"<>|\x00-\x1f]", "_", sheet).strip(". ") or "_")
-    return Path("summscore-out") / f"{name}.results.jsonl"
-
-
-def _sheet(args: argparse.Namespace) -> str | None:
-    """The sheet --sheet names, as the workbook spells it (None without --sheet or a workbook)."""
-    path = Path(args.input)
-    if args.sheet is None or FORMATS.get(path.suffix.lower()) != "xlsx":
-        return None
-    from ..files.xlsx import sheet_title
-
-    try:
-        return sheet_title(path, args.sheet)
-    except (OSError, ValueError, MissingExtraError) as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False
-
-
-def _check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
-    """Nothing the user has is overwritten: not the input, not a file summscore did not write."""
-    if out is None:
-        if args.resume:
-            raise UsageError("--resume needs a results file, not --out -")
-        _check_report(args, path, None)
-        return
-    if _same_file(out, path):
-        raise UsageError(f"--out {out} is the input file; name another results file")
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
-    if args.resume and out.exists() and not is_results_file(out):
-        raise UsageError(f"--resume: {out} is not a summscore results file")
-    if out.exists() and not args.force and not is_results_file(out):
-        raise UsageError(
-            f"--out {out} exists and is not a summscore results file; "
-            "pass --force to replace it, or name another file"
-        )
-    _check_report(args, path, out)
-
-
-def _check_report(args: argparse.Namespace, path: Path, out: Path | None) -> None:
-    if args.report:
-        report = Path(args.report)
-        if _same_file(report, path) or (out is not None and _same_file(report, out)):
-            raise UsageError(f"--report {report} is the input or the results file")
-        if report.exists() and not args.force and not _is_report(report):
-            raise UsageError(
-                f"--report {report} exists and is not a summscore report; "
-                "pass --force to replace it"
-            )
-
-
-def _check_report_suffix(args: argparse.Namespace) -> None:
-    if args.report and Path(args.report).suffix.lower() not in (".html", ".htm"):
-        raise UsageError(f"--report {args.report}: the report is an .html file")
-
-
-def _is_report(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return False
-    return not head.strip() or b"summscore" in head
-
-
 def run_score(args: argparse.Namespace) -> int:
+    _keep_going_past_the_size_limit()
+    try:
+        return _score_file(args)
+    except _Unwritten as exc:
+        print(f"summscore: error: {exc}", file=sys.stderr)
+        return EXIT_OUTPUT_ERROR
+
+
+class _Unwritten(Exception):
+    """The results or the report could not be written: the whole message, one line."""
+
+
+def _unwritten(args: argparse.Namespace, exc: OutputError, out: Path | None, kept: str) -> NoReturn:
+    """Raise the one line that says what could not be written, what is kept, and how to go on."""
+    if out is None:
+        raise _Unwritten(f"{exc}; the results went to stdout") from None
+    resume = _resume_hint(args, out).removeprefix("summscore: to score the rest: ")
+    raise _Unwritten(f"{exc}; {kept}; make room, then: {resume}") from None
+
+
+def _keep_going_past_the_size_limit() -> None:
+    """A file-size limit (``ulimit -f``) is an error to report (EFBIG), not a signal that kills
+    the run without a word (SIGXFSZ's default)."""
+    import signal
+    import threading
+
+    xfsz = getattr(signal, "SIGXFSZ", None)
+    if xfsz is not None and threading.current_thread() is threading.main_thread():
+        signal.signal(xfsz, signal.SIG_IGN)
+
+
+def _score_file(args: argparse.Namespace) -> int:
     path = Path(args.input)
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
@@ -129,7 +87,7 @@ def run_score(args: argparse.Namespace) -> int:
         questions=args.questions_column,
     )
     to_stdout = args.out == "-"
-    _check_report_suffix(args)
+    check_report_suffix(args)
     try:
         delimiter = parse_delimiter(args.delimiter) if args.delimiter is not None else None
         reader = open_rows(
@@ -138,8 +96,8 @@ def run_score(args: argparse.Namespace) -> int:
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, reader.sheet)
-    _check_out(args, path, out)
+    out = None if to_stdout else Path(args.out) if args.out else default_out(path, reader.sheet)
+    check_out(args, path, out)
     rows = iter(reader)
     first = next(rows, None)
     if first is None:
@@ -158,19 +116,27 @@ def run_score(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     scorer = make_scorer(args)
-    resume = None
-    if args.resume and out is not None and out.exists() and out.stat().st_size:
-        try:
-            resume = ResumeState.load(out)
-        except (OSError, ValueError, MissingExtraError) as exc:
-            raise UsageError(f"--resume: cannot read {out} ({exc})") from None
-    target = partial_path(out) if resume is not None and out is not None else out
+    raw_csv = bool(getattr(args, "raw_csv", False))
+    resume: ResumeState | None = None
     try:
-        writer = ResultWriter("-" if target is None else target)
-    except (OSError, ValueError, MissingExtraError) as exc:
-        raise UsageError(f"--out: {exc}") from None
+        if args.resume and out is not None:
+            resume = open_resume(out, raw_csv=raw_csv)
+        writer = ResultWriter("-" if out is None else out, raw_csv=raw_csv)
+    except OutputError as exc:
+        _unwritten(args, exc, out, f"{out} is as it was")
+    except OSError as exc:
+        if out is not None and exc.errno in _FULL:
+            _unwritten(args, OutputError(out, exc), out, f"{out} is as it was")
+        raise UsageError(f"--out {out}: {exc}") from None
+    except (ValueError, MissingExtraError) as exc:
+        what = f"--resume: cannot read {out}" if args.resume else "--out"
+        raise UsageError(f"{what} ({exc})") from None
     top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
-    spool = ReportSpool(_report_dir(args.report)) if args.report else None
+    try:
+        spool = ReportSpool(_report_dir(args.report)) if args.report else None
+    except OutputError as exc:  # (no room for the report's working file)
+        writer.abandon()
+        _unwritten(args, exc, out, f"{out} is as it was")
     sink = _ReportingSink(
         writer,
         model=args.model,
@@ -186,9 +152,13 @@ def run_score(args: argparse.Namespace) -> int:
         total = min(total, args.limit) if total is not None and args.limit is not None else total
     shards = make_shards(args, scorer)  # --workers N: whole rows in N processes
     rows_left = _limited(_chain(first, rows), args.limit, sink)
-    interrupted = _run(args, scorer, rows_left, sink, total, shards)
-    if target != out and target is not None and out is not None:
-        os.replace(target, out)
+    try:
+        interrupted = _run(args, scorer, rows_left, sink, total, shards)
+    except OutputError as exc:
+        if spool is not None:
+            spool.close()
+        kept = f"the {sink.writer.rows:,} rows finished so far are kept in {sink.writer.where}"
+        _unwritten(args, exc, out, kept)
     where = "stdout" if out is None else str(out)
     if interrupted:
         print(f"summscore: interrupted; the rows finished so far are in {where}", file=sys.stderr)
@@ -210,6 +180,8 @@ def run_score(args: argparse.Namespace) -> int:
                 meta=meta,
                 top=top,
             )
+        except OutputError as exc:
+            _unwritten(args, exc, out, f"the results are complete in {where}")
         finally:
             spool.close()
         print(f"report:  {report}", file=sys.stderr)
@@ -261,10 +233,13 @@ def _kept(record: dict[str, Any]) -> SummaryResult:
 
 def _report_dir(report: str) -> Path:
     """Where the report's spool lives while the run goes: beside the report (not /tmp, which may
-    be a small RAM disk)."""
+    be a small RAM disk). Checked usable before the run (:func:`_check_others`)."""
     folder = Path(report).parent
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+_FULL = frozenset((errno.ENOSPC, errno.EFBIG, errno.EDQUOT))
 
 
 def _run(
@@ -287,18 +262,30 @@ def _run(
         dynamic_ncols=True,
     )
     interrupted = False
-    try:
-        stream = shards.ascore_stream if shards is not None else None
-        asyncio.run(score_rows(scorer, rows, sink, bar, stream=stream))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        release_judge(scorer, interrupted)  # the offline judge's worker processes, if any
-        if shards is not None:
-            shards.close(interrupted)
-        bar.close()
-        sink.finish(interrupted)
-        sink.writer.close()
+    failed = True  # until the rows are all written: a failed write leaves the partial file
+    unwritten: OutputError | None = None
+    # Judge work a stopped run abandons is dropped unawaited: not the user's to hear about.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+        try:
+            stream = shards.ascore_stream if shards is not None else None
+            asyncio.run(score_rows(scorer, rows, sink, bar, stream=stream))
+            failed = False
+        except KeyboardInterrupt:
+            interrupted, failed = True, False
+        except OutputError as exc:  # raised again below, without the abandoned work's frames
+            unwritten = exc.with_traceback(None)
+        finally:
+            release_judge(scorer, interrupted or failed)  # the offline judge's workers, if any
+            if shards is not None:
+                shards.close(interrupted or failed)
+            bar.close()
+            if failed:
+                sink.writer.abandon()
+    if unwritten is not None:
+        raise unwritten
+    sink.finish(interrupted)
+    sink.writer.close()
     return interrupted
 
 
@@ -343,9 +330,11 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    _check_report_suffix(args)
-    out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
-    _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
+    check_report_suffix(args)
+    out = (
+        None if to_stdout else Path(args.out) if args.out else default_out(path, named_sheet(args))
+    )
+    check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
         code = run_score_file(plan, make_scorer)

@@ -9,12 +9,14 @@ __all__ = [
     "EXIT_FAILED_ROWS",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "EXIT_OUTPUT_ERROR",
     "EXIT_USAGE",
     "CommandParser",
     "UsageError",
 ]
 
 EXIT_OK, EXIT_FAILED_ROWS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OUTPUT_ERROR = 4  # results or report not written (disk full, file-size limit): resumable
 
 
 class UsageError(Exception):

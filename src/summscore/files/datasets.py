@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cases import FieldNames, check_questions, check_source, check_summary
+from ..masking.replies import redact_value
 from .columns import (
     ID_COLUMNS,
     QUESTION_COLUMNS,
@@ -296,6 +297,10 @@ def _to_row(
             if isinstance(value, str) and undecodable(value):
                 problem = f"column {columns.id!r} {_bad_bytes(value, encoding)}"
                 row_id = record.number
+            elif isinstance(value, str):
+                # An id is only ever shown (results, report, messages, --resume's matching),
+                # never scored: a key in it is masked once, here, as the summary is where shown.
+                row_id = redact_value(value)
     label = f"{where} (id {row_id!r})" if where else "" if row_id is None else f"id {row_id!r}"
 
     def failed(message: str) -> Row:

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .limits import MAX_CELL_CHARS, MAX_LINE_CHARS, CappedLines, LineTooLong
 from .raw import InputError, Record, RecordFile
 
 __all__ = ["DELIMITER_NAMES", "damaged", "delimited", "parse_delimiter", "sniff_delimiter"]
 
-# Long documents in one CSV cell are normal; the csv module's default limit is 131,072 chars.
-_CSV_FIELD_LIMIT = 2**31 - 1
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 # Tried in this order; of two that read the sample equally well, the earlier (rarer) one wins.
 _CANDIDATES = ("\t", "|", ";", ",")
@@ -74,26 +72,37 @@ def damaged(path: Path, exc: BaseException) -> str:
 def delimited(
     path: Path, text: IO[str], encoding: str, fmt: str, delimiter: str | None
 ) -> RecordFile:
-    if csv.field_size_limit() < _CSV_FIELD_LIMIT:
-        csv.field_size_limit(_CSV_FIELD_LIMIT)
-    lines: Iterator[str] = text
+    if csv.field_size_limit() != MAX_CELL_CHARS:
+        csv.field_size_limit(MAX_CELL_CHARS)  # a longer cell fails its row as it is read
+    stream: Any = text
     how = "--delimiter"
     if delimiter is None and fmt == "tsv":
         delimiter, how = "\t", "the .tsv name"
     elif delimiter is None:
         try:
             sample = text.read(_SAMPLE_CHARS)
-            rest = text.readline()  # the sample ends where a line does
+            rest = text.readline(MAX_LINE_CHARS + 1)  # the sample ends where a line does
         except (OSError, EOFError, zlib.error, UnicodeError) as exc:
             raise InputError(f"{path}: cannot read the header line ({exc})") from None
-        complete = not rest
-        sample += rest
-        found = sniff_delimiter(sample, complete=complete)
+        if (
+            len(sample) + len(rest) > MAX_LINE_CHARS
+            and not rest.endswith(("\n", "\r"))
+            and "\n" not in sample
+            and "\r" not in sample
+        ):  # the header line alone is past the cap: refused before it is copied
+            raise InputError(f"{path}: the header line {LineTooLong(1, MAX_LINE_CHARS).problem()}")
+        stream = _Prefixed(sample + rest, text)
+        if len(rest) > _SAMPLE_CHARS:  # a line far longer than a sample: sniff without it
+            found = sniff_delimiter(sample, complete=False)
+        else:
+            found = sniff_delimiter(sample + rest, complete=not rest)
         delimiter, how = (found, "detected") if found else (",", "one column")
-        lines = itertools.chain(io.StringIO(sample, newline=""), text)
+    lines = CappedLines(stream, MAX_LINE_CHARS, header=True)
     reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader, None)
+    except LineTooLong as exc:
+        raise InputError(f"{path}: the header line {exc.problem()}") from None
     except (csv.Error, OSError, EOFError, zlib.error, UnicodeError) as exc:
         raise InputError(f"{path}: cannot read the header line ({exc})") from None
     if header is None:
@@ -113,24 +122,37 @@ def delimited(
         path,
         "tsv" if delimiter == "\t" else "csv",
         encoding,
-        _delimited_rows(path, text, reader, names),
+        _delimited_rows(path, text, reader, lines, names),
         columns=names,
         dialect=dialect,
     )
 
 
-def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) -> Iterator[Record]:
+def _delimited_rows(
+    path: Path, text: IO[str], reader: Any, lines: CappedLines, names: list[str]
+) -> Iterator[Record]:
     number = 0
     with text:
         while True:
-            start = reader.line_num + 1
+            start = lines.count + 1
             try:
                 cells = next(reader)
             except StopIteration:
                 return
+            except LineTooLong as exc:
+                number += 1
+                yield Record(number, f"line {exc.number}", problem=exc.problem())
+                continue
             except csv.Error as exc:
                 number += 1
-                yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
+                problem = f"is not valid CSV ({exc})"
+                if "field larger than field limit" in str(exc):
+                    problem = (
+                        f"has a cell longer than {MAX_CELL_CHARS:,} characters, the most "
+                        "summscore reads in one cell (a judge reads at most 1,000,000 "
+                        "characters of a text)"
+                    )
+                yield Record(number, f"line {start}", problem=problem)
                 continue
             except (OSError, EOFError, zlib.error, UnicodeError) as exc:
                 yield Record(number + 1, f"line {start}", problem=damaged(path, exc))
@@ -142,3 +164,17 @@ def _delimited_rows(path: Path, text: IO[str], reader: Any, names: list[str]) ->
             for name, cell in zip(names, cells):
                 fields.setdefault(name, cell)
             yield Record(number, f"line {start}", fields=fields)
+
+
+class _Prefixed:
+    """``text`` read again from its start: ``head`` (what was read of it already), then the rest
+    of ``text``; ``readline`` joins a line that runs on from one into the other."""
+
+    def __init__(self, head: str, text: IO[str]) -> None:
+        self._head, self._text = io.StringIO(head, newline=""), text
+
+    def readline(self, size: int = -1) -> str:
+        line = self._head.readline(size)
+        if line.endswith(("\n", "\r")) or (size >= 0 and len(line) >= size):
+            return line
+        return line + self._text.readline(size - len(line) if size >= 0 else -1)

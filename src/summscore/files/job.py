@@ -126,8 +126,8 @@ class RunSink:
         # stopped before, finish() keeps it.
         self._claims[id(row)] = claimed
         self.resume.reused += 1
-        record = self.resume.old[claimed]
-        return record if claimed == own else {**record, "id": finite(row.id)}
+        # The row's own id, as the input types it (a CSV results file gives every id as text).
+        return {**self.resume.old[claimed], "id": finite(row.id)}
 
     def _mark(self, row: Row) -> str | None:
         """The row's fingerprint (computed once: previous() and emit() both need it)."""

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from ..errors import MissingExtraError
 from .delimited import DELIMITER_NAMES, damaged, delimited, parse_delimiter, sniff_delimiter
+from .limits import MAX_JSON_CHARS, MAX_LINE_CHARS, CappedLines, LineTooLong, open_input
 from .raw import CellError, InputError, Record, RecordFile, TooLongNumber
 
 __all__ = [
@@ -147,6 +148,8 @@ def open_records(
         raise InputError(f"{path}: is a directory, not a file")
     if not path.exists():
         raise InputError(f"{path}: no such file")
+    if fmt in ("parquet", "xlsx") and not path.is_file():
+        raise InputError(f"{path}: a .{fmt} file is read from a regular file, not a pipe or device")
     if sheet is not None and fmt != "xlsx":
         raise InputError(f"{path}: --sheet is for Excel workbooks (.xlsx), not .{fmt} files")
     if delimiter is not None and fmt not in ("csv", "tsv"):
@@ -160,6 +163,8 @@ def open_records(
     try:
         raw = _open_binary(path)
         text, encoding = _open_text(raw, encoding, newline="" if fmt in ("csv", "tsv") else None)
+    except InputError:
+        raise
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     except (EOFError, zlib.error) as exc:
@@ -172,10 +177,9 @@ def open_records(
 
 
 def _open_binary(path: Path) -> IO[bytes]:
-    raw: IO[bytes] = path.open("rb")
-    head = raw.read(2)
-    raw.seek(0)
-    if head == _GZIP_MAGIC:
+    """The file's bytes, unpacked when it is gzipped (a pipe too: nothing is read twice)."""
+    raw = open_input(path)
+    if raw.peek(2)[:2] == _GZIP_MAGIC:
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     return raw
 
@@ -195,12 +199,16 @@ def _open_text(raw: IO[bytes], encoding: str, newline: str | None) -> tuple[IO[s
 def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
     line_number = 0
     with text:
-        lines = iter(text)
+        lines = CappedLines(text, MAX_LINE_CHARS)  # a line is never held past the cap
         while True:
             try:
                 line = next(lines)
             except StopIteration:
                 return
+            except LineTooLong as exc:
+                line_number = exc.number
+                yield Record(line_number, f"line {line_number}", problem=exc.problem())
+                continue
             except (
                 OSError,
                 EOFError,
@@ -230,9 +238,14 @@ def _jsonl(path: Path, text: IO[str]) -> Iterator[Record]:
 def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
     try:
         with text:
-            content = text.read()
+            content = text.read(MAX_JSON_CHARS + 1)
     except (OSError, EOFError, zlib.error, UnicodeError) as exc:
         raise InputError(f"{path}: {damaged(path, exc)}") from None
+    if len(content) > MAX_JSON_CHARS:
+        raise InputError(
+            f"{path}: a .json list is read whole, and this one is longer than "
+            f"{MAX_JSON_CHARS:,} characters; write it as .jsonl (one object per line)"
+        )
     value, problem = _loads(content)
     if problem is not None:
         raise InputError(f"{path}: the file is {problem}")
@@ -289,14 +302,28 @@ def count_records(
     try:
         path = Path(path)
         fmt = file_format(path)
+        if not path.is_file():
+            return None  # a pipe is read once, by the run itself
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
             return int(pq.ParquetFile(path).metadata.num_rows)
         if fmt == "jsonl":  # one record per non-blank line: no need to parse it
             with _open_binary(path) as raw:
-                return sum(1 for line in raw if line.strip())
+                return _count_lines(raw)
         opened = open_records(path, encoding, sheet=sheet, delimiter=delimiter)
         return sum(1 for _ in opened.records)
     except Exception:
         return None
+
+
+def _count_lines(raw: IO[bytes]) -> int:
+    """The non-blank lines of ``raw``, read in pieces (a line is never held whole)."""
+    count, filled = 0, False
+    while chunk := raw.read(1 << 20):
+        parts = chunk.split(b"\n")
+        for part in parts[:-1]:
+            count += filled or bool(part.strip())
+            filled = False
+        filled = filled or bool(parts[-1].strip())
+    return count + filled

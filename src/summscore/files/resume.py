@@ -3,19 +3,27 @@
 A row reuses an earlier record only when the record was scored without error from the same text
 with the same settings (the ``fingerprint`` column, see :mod:`.fingerprint`): its own record
 (same id and occurrence) first, else any unclaimed record with its fingerprint (the row moved).
+
+The earlier records are those of the results file and of the partial file a killed run left
+beside it (:func:`~.writer.partial_path`), the partial file's first: :func:`open_resume` folds
+them into the results file before the new run starts its own partial file, so a run that is
+killed again, even while resuming, keeps everything scored before it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .writer import read_results
+from .tables import output_format, write_table
+from .writer import partial_path, read_results, writing_path
 
-__all__ = ["ResumeState", "key_of", "partial_path", "usable"]
+__all__ = ["ResumeState", "key_of", "open_resume", "partial_path", "usable"]
 
 
 def key_of(row_id: Any) -> str:
@@ -38,21 +46,29 @@ class ResumeState:
     kept_apart: int = 0
 
     @classmethod
-    def load(cls, path: Path) -> ResumeState:
+    def load(cls, path: Path | Sequence[Path], *, raw_csv: bool = False) -> ResumeState:
+        """The records of ``path`` (or of several files, the first's winning: a record whose id
+        and occurrence an earlier file holds is left out)."""
         state = cls()
-        seen: dict[str, int] = {}
-        for record in read_results(path):
-            key = key_of(record.get("id"))
-            occurrence = seen.get(key, 0)
-            seen[key] = occurrence + 1
-            state.old[(key, occurrence)] = record
-            mark = record.get("fingerprint")
-            if isinstance(mark, str) and mark and usable(record):
-                if mark in state.by_print:
-                    state.more.setdefault(mark, deque()).append((key, occurrence))
-                else:
-                    state.by_print[mark] = (key, occurrence)
+        for one in [path] if isinstance(path, Path) else path:
+            seen: dict[str, int] = {}
+            held = set(state.old)
+            for record in read_results(one, raw_csv=raw_csv):
+                key = key_of(record.get("id"))
+                occurrence = seen.get(key, 0)
+                seen[key] = occurrence + 1
+                if (key, occurrence) not in held:
+                    state._add((key, occurrence), record)
         return state
+
+    def _add(self, place: tuple[str, int], record: dict[str, Any]) -> None:
+        self.old[place] = record
+        mark = record.get("fingerprint")
+        if isinstance(mark, str) and mark and usable(record):
+            if mark in self.by_print:
+                self.more.setdefault(mark, deque()).append(place)
+            else:
+                self.by_print[mark] = place
 
     def claim(self, own: tuple[str, int], mark: str | None) -> tuple[str, int] | None:
         """The earlier record to reuse for a row at ``own`` with fingerprint ``mark``: its own
@@ -82,10 +98,21 @@ class ResumeState:
         self.taken.discard(claimed)
 
 
-def partial_path(out: Path) -> Path:
-    """Where a ``--resume`` run writes before it replaces ``out`` (beside it, hidden), so the
-    earlier results stay whole until the new file is complete."""
-    return out.with_name(f".{out.name}.resume-partial{out.suffix}")
+def open_resume(out: Path, *, raw_csv: bool = False) -> ResumeState | None:
+    """``--resume``: the earlier records for ``out`` (None when there are none). Rows a killed
+    run left in its partial file are first folded into ``out`` (written beside it, then renamed
+    into place; the partial file is removed after), so the new run may start its own."""
+    partial = partial_path(out)
+    files = [p for p in (partial, out) if p.is_file() and p.stat().st_size]
+    if not files:
+        return None
+    state = ResumeState.load(files, raw_csv=raw_csv)
+    if partial in files:
+        staged = writing_path(out)
+        write_table(staged, output_format(out), state.old.values(), raw_csv=raw_csv)
+        os.replace(staged, out)
+        partial.unlink()
+    return state
 
 
 def usable(record: dict[str, Any]) -> bool:

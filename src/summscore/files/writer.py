@@ -1,187 +1,168 @@
-"""Results files: one record per input row, with the run's provenance, as JSONL, CSV, TSV or Parquet.
+"""The results file of a run: written row by row into a partial file that only grows, finished by
+an atomic rename, so that neither a kill nor a full disk ever leaves a damaged results file.
 
-Written as rows finish and flushed, so an interrupted run keeps what it finished (Parquet writes
-its footer on close). ``-`` writes JSONL to stdout. Text that cannot be encoded (a lone surrogate
-from a JSON escape) is written as a backslash escape, which in JSONL is the same JSON string.
+Every row is appended to ``.<name>.partial.jsonl`` beside the results file (:func:`partial_path`)
+and flushed as it finishes: a run killed at any point (``kill -9``, the machine going down) keeps
+every row it finished there, whatever the format asked for, and ``--resume`` reads them back
+(:mod:`.resume`). :meth:`ResultWriter.close` then writes the named file, in its own format, from
+the partial file (JSONL is renamed as it is; CSV, TSV and Parquet are written beside it first)
+and renames it into place: the results file is always either the earlier complete one or the
+new complete one. A write that fails (disk full, the file-size limit) raises
+:class:`OutputError`, naming the file; the partial file is left for ``--resume``.
+
+``-`` writes JSONL straight to stdout.
 """
 
 from __future__ import annotations
 
-import csv
+import contextlib
+import errno
 import io
 import json
-import math
+import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from ..results import SummaryResult
-from .records import FORMATS, InputError, open_records
+from .result_rows import FIELDS, finite, is_results_file, output_row, read_results
+from .tables import claim_support_type, output_format, parquet_schema, write_table
 
-__all__ = ["FIELDS", "ResultWriter", "finite", "is_results_file", "output_row", "read_results"]
+__all__ = [
+    "FIELDS",
+    "OutputError",
+    "ResultWriter",
+    "claim_support_type",
+    "finite",
+    "is_results_file",
+    "output_row",
+    "partial_path",
+    "read_results",
+    "writing_path",
+]
 
-_COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
-_LISTS = ("missed_questions", "unsupported_claims", "warnings")
-FIELDS = (
-    "id",
-    "score",
-    *_COMPONENTS,
-    "success",
-    "reason",
-    "error",
-    *_LISTS,
-    "claim_support",
-    "preset",
-    "judge",
-    "model",
-    "prompt_set",
-    "threshold",
-    "judge_calls",
-    "input_tokens",
-    "output_tokens",
-    "cost",
-    "fingerprint",
-)
-# What every summscore results file has had since the first release: how one is recognised.
-_SIGNATURE = {"id", "score", "reason", "error"}
-_BATCH = 512  # Parquet rows per row group written
+_WHY = {
+    errno.ENOSPC: "no space left on the device (ENOSPC)",
+    errno.EFBIG: "the file reached the size limit for files (EFBIG)",
+    errno.EDQUOT: "the disk quota is used up (EDQUOT)",
+}
 
 
-def output_row(
-    row_id: Any,
-    result: SummaryResult,
-    *,
-    model: str | None = None,
-    warnings: list[str] | None = None,
-    fingerprint: str | None = None,
-) -> dict[str, Any]:
-    """One output record: id, score, components, reason, error, evidence and provenance
-    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`)."""
-    usage = result.usage
-    return {
-        "id": finite(row_id),
-        "score": finite(result.score),
-        **{name: finite(getattr(result, name)) for name in _COMPONENTS},
-        "success": result.success,
-        "reason": result.reason,
-        "error": result.error,
-        "missed_questions": result.missed_questions,
-        "unsupported_claims": [c.claim for c in result.unsupported_claims],
-        "warnings": [*result.warnings, *(warnings or [])],
-        "claim_support": claim_support(result),
-        "preset": result.preset,
-        "judge": result.judge,
-        "model": model,
-        "prompt_set": result.prompt_set,
-        "threshold": result.threshold,
-        "judge_calls": usage.judge_calls,
-        "input_tokens": usage.input_tokens,
-        "output_tokens": usage.output_tokens,
-        "cost": usage.cost,
-        "fingerprint": fingerprint,
-    }
+class OutputError(Exception):
+    """A results file or report could not be written (a full disk, the file-size limit, a
+    device error); ``path`` is the file, ``reason`` the operating system's error."""
+
+    def __init__(self, path: str | Path, reason: OSError) -> None:
+        super().__init__(path, reason)
+        self.path, self.reason = Path(path), reason
+
+    def __str__(self) -> str:
+        why = _WHY.get(self.reason.errno or 0) or self.reason.strerror or str(self.reason)
+        return f"cannot write {self.path}: {why}"
 
 
-def claim_support(result: SummaryResult) -> list[dict[str, Any]] | None:
-    """Every claim with its graded support ({"claim", "support"}, in claim order), for a judge
-    that grades claims (the offline judge); None for the others."""
-    graded = [
-        {"claim": c.claim, "support": c.support} for c in result.claims if c.support is not None
-    ]
-    return graded or None
+def partial_path(out: Path) -> Path:
+    """Where a run appends its rows before ``out`` is finished (beside it, hidden): JSONL,
+    whatever ``out``'s format."""
+    return out.with_name(f".{out.name}.partial.jsonl")
 
 
-def finite(value: Any) -> Any:
-    """NaN and infinities are None: results files are strict JSON."""
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
-def _output_format(path: Path) -> str:
-    fmt = FORMATS.get(path.suffix.lower())
-    if fmt not in ("jsonl", "csv", "tsv", "parquet"):
-        raise ValueError(
-            f"{path}: results are written as .jsonl, .csv, .tsv or .parquet (or - for stdout)"
-        )
-    return fmt
+def writing_path(out: Path) -> Path:
+    """Where ``out`` is written in its own format before it is renamed into place."""
+    return out.with_name(f".{out.name}.writing{out.suffix}")
 
 
 class ResultWriter:
-    """Write output records to ``path`` (``-``: JSONL on stdout), flushed as written."""
+    """Write output records for ``path`` (``-``: JSONL on stdout), flushed as written; see the
+    module's docstring. ``raw_csv``: CSV and TSV text cells as they are (no spreadsheet mark)."""
 
-    def __init__(self, path: str | Path, *, stdout: IO[str] | None = None) -> None:
+    def __init__(
+        self, path: str | Path, *, stdout: IO[str] | None = None, raw_csv: bool = False
+    ) -> None:
         self.path = Path(path)
-        self._parquet: Any = None
-        self._pending: list[Mapping[str, Any]] = []
-        self._csv: Any = None
+        self.raw_csv = raw_csv
+        self.rows = 0  # records written
+        self._wrapped = False
         if str(path) == "-":
             self.format = "jsonl"
+            self.partial: Path | None = None
             stream = stdout or sys.stdout
             buffer = getattr(stream, "buffer", None)
-            self._handle: IO[str] = (
-                io.TextIOWrapper(buffer, encoding="utf-8", errors="backslashreplace")
-                if buffer is not None and stdout is None
-                else stream
-            )
-            self._owned = False
             self._wrapped = buffer is not None and stdout is None
+            self._handle: IO[str] = stream
+            if buffer is not None and self._wrapped:
+                self._handle = io.TextIOWrapper(buffer, encoding="utf-8", errors="backslashreplace")
             return
-        self.format = _output_format(self.path)
+        self.format = output_format(self.path)
         if self.format == "parquet":
-            self._schema = _parquet_schema()  # fails early, with the extra to install
+            parquet_schema()  # fails early, with the extra to install
+        self.partial = partial_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._owned = True
-        if self.format == "parquet":
-            return
-        self._handle = self.path.open("w", encoding="utf-8", errors="backslashreplace", newline="")
-        if self.format in ("csv", "tsv"):
-            delimiter = "\t" if self.format == "tsv" else ","
-            self._csv = csv.DictWriter(self._handle, fieldnames=FIELDS, delimiter=delimiter)
-            self._csv.writeheader()
+        try:
+            self._handle = self.partial.open(
+                "w", encoding="utf-8", errors="backslashreplace", newline=""
+            )
+        except OSError as exc:
+            raise OutputError(self.partial, exc) from None
+
+    @property
+    def where(self) -> Path:
+        """The file being written now: the partial file (the results file on stdout)."""
+        return self.partial or self.path
 
     def write(self, record: Mapping[str, Any]) -> None:
-        if self.format == "parquet":
-            self._pending.append(record)
-            if len(self._pending) >= _BATCH:
-                self._flush_parquet()
-            return
-        if self._csv is not None:
-            self._csv.writerow({k: _cell(record.get(k)) for k in FIELDS})
-        else:
+        try:
             self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
-
-    def _flush_parquet(self) -> None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        if not self._pending:
-            return
-        columns = {
-            name: [_parquet_value(name, r.get(name)) for r in self._pending] for name in FIELDS
-        }
-        table = pa.table(columns, schema=self._schema)
-        if self._parquet is None:
-            self._parquet = pq.ParquetWriter(self.path, self._schema)
-        self._parquet.write_table(table)
-        self._pending = []
+            self._handle.flush()
+        except OSError as exc:
+            raise OutputError(self.where, exc) from None
+        self.rows += 1
 
     def close(self) -> None:
-        if self.format == "parquet":
-            if self._parquet is None and not self._pending:
-                self._pending = []
-                import pyarrow.parquet as pq
-
-                pq.ParquetWriter(self.path, self._schema).close()  # an empty, valid file
-                return
-            self._flush_parquet()
-            self._parquet.close()
-            self._parquet = None
+        """Finish the results file (see the module's docstring); OutputError if it cannot be."""
+        if self.partial is None:
+            self._release_stdout()
             return
-        if self._owned:
-            self._handle.close()
-        else:
+        try:
             self._handle.flush()
+            if self.format == "jsonl":
+                os.fsync(self._handle.fileno())
+            self._handle.close()
+        except OSError as exc:
+            self.abandon()
+            raise OutputError(self.partial, exc) from None
+        if self.format == "jsonl":
+            self._rename(self.partial)
+            return
+        staged = writing_path(self.path)
+        try:
+            write_table(staged, self.format, _journal(self.partial), raw_csv=self.raw_csv)
+        except OSError as exc:
+            raise OutputError(self.path, exc) from None
+        self._rename(staged)
+        self.partial.unlink(missing_ok=True)
+
+    def _rename(self, source: Path) -> None:
+        try:
+            os.replace(source, self.path)
+        except OSError as exc:
+            raise OutputError(self.path, exc) from None
+
+    def abandon(self) -> None:
+        """Stop writing and leave the partial file as it is (for ``--resume``)."""
+        if self.partial is None:
+            self._release_stdout()
+            return
+        # A full disk fails the flush of what is left: a row cut short, skipped when read.
+        with contextlib.suppress(OSError, ValueError):
+            self._handle.close()
+
+    def _release_stdout(self) -> None:
+        try:
+            self._handle.flush()
+        except OSError as exc:
+            raise OutputError(Path("<stdout>"), exc) from None
+        finally:
             if self._wrapped:  # give stdout back rather than close it with the wrapper
                 self._handle.detach()  # type: ignore[attr-defined]
                 self._wrapped = False
@@ -193,88 +174,13 @@ class ResultWriter:
         self.close()
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return "" if value is None else value
-
-
-def _parquet_schema() -> Any:
-    try:
-        import pyarrow as pa
-    except ImportError as exc:
-        from ..errors import MissingExtraError
-
-        raise MissingExtraError("pyarrow", "parquet", "Writing Parquet files", exc) from exc
-    types = {
-        "id": pa.string(),
-        "success": pa.bool_(),
-        "judge_calls": pa.int64(),
-        "input_tokens": pa.int64(),
-        "output_tokens": pa.int64(),
-    }
-    for name in ("score", *_COMPONENTS, "threshold", "cost"):
-        types[name] = pa.float64()
-    for name in _LISTS:
-        types[name] = pa.list_(pa.string())
-    types["claim_support"] = claim_support_type()
-    return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
-
-
-def claim_support_type() -> Any:
-    """The Arrow type of ``claim_support``: a list of {claim, support}."""
-    import pyarrow as pa
-
-    return pa.list_(pa.struct([("claim", pa.string()), ("support", pa.float64())]))
-
-
-def _parquet_value(name: str, value: Any) -> Any:
-    if name == "id" and value is not None:
-        value = str(value)
-    if isinstance(value, str):  # Arrow strings are UTF-8: a lone surrogate is escaped
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if isinstance(value, list):
-        return [_parquet_value("", v) for v in value]
-    if isinstance(value, dict):
-        return {k: _parquet_value("", v) for k, v in value.items()}
-    return value
-
-
-def is_results_file(path: str | Path) -> bool:
-    """Whether ``path`` is a summscore results file (or empty): safe to replace."""
-    path = Path(path)
-    if path.stat().st_size == 0:
-        return True
-    try:
-        opened = open_records(path)
-        names = opened.columns
-        if names is None:
-            first = next((r for r in opened.records if r.fields is not None), None)
-            names = list(first.fields) if first is not None and first.fields is not None else []
-    except (InputError, OSError, ValueError, ImportError):
-        return False
-    return set(names) >= _SIGNATURE
-
-
-def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
-    """The records of a results file, in file order. A line cut short by an interruption (the
-    last one, written when the run was stopped) is skipped."""
-    opened = open_records(path)
-    for record in opened.records:
-        if record.fields is None:
-            continue
-        fields = dict(record.fields)
-        if opened.format in ("csv", "tsv"):
-            fields = {k: _from_cell(k, v) for k, v in fields.items()}
-        yield fields
-
-
-def _from_cell(name: str, value: Any) -> Any:
-    if value == "":
-        return None
-    if name in _LISTS or name == "claim_support":
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
+def _journal(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a partial file (a line cut short by a kill is skipped)."""
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                yield record

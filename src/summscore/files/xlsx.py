@@ -26,6 +26,7 @@ from typing import Any
 
 from ..errors import MissingExtraError
 from .raw import CellError, InputError, Record, RecordFile
+from .xlsx_guard import check_workbook
 
 __all__ = ["open_workbook", "sheet_title"]
 
@@ -42,6 +43,7 @@ def _load(path: Path) -> Any:
         import openpyxl
     except ImportError as exc:
         raise MissingExtraError("openpyxl", "excel", "Reading Excel files", exc) from exc
+    check_workbook(path)  # a zip bomb or an empty-cell flood is refused before openpyxl reads
     try:
         return openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # zipfile, XML and openpyxl's own errors alike
@@ -73,7 +75,7 @@ def _has_cells(path: Path, sheet: Any) -> bool:
         return False  # a chart sheet holds no rows
     sheet.reset_dimensions()
     try:
-        return any(not _blank(row) for row in sheet.iter_rows(values_only=True))
+        return any(not _blank(row) for row in _values(sheet))
     except Exception as exc:
         raise _damaged(path, f"sheet {sheet.title!r}", exc) from None
 
@@ -106,6 +108,7 @@ def _sheet(path: Path, book: Any, sheet: str | None) -> Any:
     return found
 
 
+_MAX_ROWS = 1_048_576  # Excel's last row
 _MERGE = re.compile(
     rb"<(?:\w+:)?mergeCell\b[^>]*?\bref\s*=\s*[\"']"
     rb"\$?([A-Za-z]+)\$?([0-9]+):\$?([A-Za-z]+)\$?([0-9]+)[\"']"
@@ -152,11 +155,26 @@ def _values(sheet: Any) -> Iterator[tuple[Any, ...]]:
         )
         expected = 1
         for number, row in parser.parse():
+            if number > _MAX_ROWS:  # (a row number no sheet has: no end of empty rows before it)
+                raise ValueError(f"row {number:,} is past Excel's last row ({_MAX_ROWS:,})")
             while expected < number:  # rows the file leaves out are empty
                 expected += 1
                 yield ()
             expected += 1
-            yield sheet._get_row(row, values_only=True) if row else ()
+            yield _row_values(row)
+
+
+def _row_values(cells: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """A row's values up to its last cell with a value (openpyxl pads every row to its last
+    cell element, so one empty cell in column XFD costs 16,384 values a row)."""
+    filled = [(cell["column"], cell["value"]) for cell in cells if cell["value"] is not None]
+    if not filled:
+        return ()
+    values: list[Any] = [None] * max(column for column, _ in filled)
+    for column, value in filled:
+        if column >= 1:
+            values[column - 1] = value
+    return tuple(values)
 
 
 def _merged_down(path: Path, sheet: Any) -> dict[int, list[tuple[int, int]]]:

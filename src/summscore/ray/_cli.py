@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import functools
 import logging
-import os
 import pickle
 import sys
 from collections.abc import Callable, Iterator
@@ -23,7 +22,7 @@ from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row, open_rows
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, flush_ready, print_summary, settled
-from ..files.resume import ResumeState, partial_path
+from ..files.resume import open_resume
 from ..results import SummaryResult, Usage
 from ..scorer import SummarizationScorer
 from ._actor import PICKLED, ScoringActor, reserved_cpus, source_key
@@ -59,11 +58,8 @@ def run_score_file(
     rows = list(rows_left if args.limit is None else islice(rows_left, args.limit))
     if not rows and args.limit != 0:
         raise ValueError(f"{path}: the file has no rows")
-    resume = None
-    if args.resume and out is not None and out.exists() and out.stat().st_size:
-        resume = ResumeState.load(out)
-    target = partial_path(out) if resume is not None and out is not None else out
-    writer = ResultWriter("-" if target is None else target)
+    resume = open_resume(out) if args.resume and out is not None else None
+    writer = ResultWriter("-" if out is None else out)  # finished by an atomic rename on close
     sink = RunSink(
         writer,
         model=args.model,
@@ -90,8 +86,6 @@ def run_score_file(
         run.close()
         if owner:
             ray.shutdown()
-    if target is not None and out is not None and target != out:
-        os.replace(target, out)
     where = "stdout" if out is None else str(out)
     if run.stopped:
         again = "; the same command with --resume scores only the rest" if out else ""

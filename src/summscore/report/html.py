@@ -126,10 +126,13 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
         else f'<span class="badge fail" title="score below {threshold:g} or no score">fail</span>'
     )
     unsupported = r.unsupported_claims
+    # A key in either text is masked in both (a summary may repeat its source's key), and in
+    # the id, which the page shows as it shows them.
+    keys = keys_in(case.source or "", case.summary or "")
     parts = [
         f'<section class="case" data-index="{index}">',
         f'<h3><span class="score {_tone(r.score, top)}">{_fmt(r.score)}</span>'
-        f"<span>{_e(case.id)}</span>{badge}</h3>",
+        f"<span>{_e(redact_value(case.id, keys))}</span>{badge}</h3>",
     ]
     if components:
         parts.append(f'<div class="components">{_e(components)}</div>')
@@ -137,8 +140,6 @@ def case_html(case: ReportCase, index: int, top: float, threshold: float) -> str
         parts.append(f'<div class="spend">{_e(_spend(r))}</div>')
     if r.error:
         parts.append(f'<p class="error">Error: {_e(r.error)}</p>')
-    # A key in either text is masked in both (a summary may repeat its source's key).
-    keys = keys_in(case.source or "", case.summary or "")
     if case.summary is not None:
         marked = _highlight(redact_value(case.summary, keys), [c.claim for c in unsupported])
         parts.append(f'<div class="text" title="summary">{marked}</div>')

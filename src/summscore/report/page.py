@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from ..masking.replies import redact_value
 from ..results import SummaryResult
 from ..results.stats import BatchSummary, summarize
 from .assets import SCRIPT
@@ -196,7 +197,9 @@ def render_report(
 
 
 def _json_id(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, bool)):
+    if isinstance(value, str):
+        return redact_value(value)  # a key in an id is masked, as in the case's card
+    if value is None or isinstance(value, (int, bool)):
         return value
     if isinstance(value, float):
         return _number(value)

@@ -1,0 +1,110 @@
+"""Where ``summscore score`` writes, checked before anything is opened: the default results
+file, and the checks that keep the user's files (the input, a file summscore did not write)
+and refuse a place that cannot be written (:func:`summscore.files.places.unusable`), each a
+:class:`~.usage.UsageError` (exit status 2)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from ..errors import MissingExtraError
+from ..files.datasets import is_results_file
+from ..files.places import unusable
+from ..files.records import FORMATS
+from ..files.writer import partial_path
+from .usage import UsageError
+
+__all__ = ["check_out", "check_report_suffix", "default_out", "named_sheet"]
+
+
+def default_out(path: Path, sheet: str | None = None) -> Path:
+    """``summscore-out/<input name>.results.jsonl``; a workbook's sheet gets a file of its own
+    (``book.Round 2.results.jsonl``), so scoring another sheet never replaces, nor --resume
+    reuses, the first one's results."""
+    name = path.name
+    for suffix in (".gz", *FORMATS):
+        name = name.removesuffix(suffix) if name.lower().endswith(suffix) else name
+    if sheet is not None:
+        name += "." + (re.sub(r"[\\/:*?\"<>|\x00-\x1f]", "_", sheet).strip(". ") or "_")
+    return Path("summscore-out") / f"{name}.results.jsonl"
+
+
+def named_sheet(args: argparse.Namespace) -> str | None:
+    """The sheet --sheet names, as the workbook spells it (None without --sheet or a workbook)."""
+    path = Path(args.input)
+    if args.sheet is None or FORMATS.get(path.suffix.lower()) != "xlsx":
+        return None
+    from ..files.xlsx import sheet_title
+
+    try:
+        return sheet_title(path, args.sheet)
+    except (OSError, ValueError, MissingExtraError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
+    """Nothing the user has is overwritten: not the input, not a file summscore did not write."""
+    if out is None:
+        if args.resume:
+            raise UsageError("--resume needs a results file, not --out -")
+        _check_others(args, path, None)
+        return
+    if _same_file(out, path):
+        raise UsageError(f"--out {out} is the input file; name another results file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
+    if (problem := unusable(out)) is not None:
+        raise UsageError(f"--out {out}: {problem}")
+    if args.resume and out.exists() and not is_results_file(out):
+        raise UsageError(f"--resume: {out} is not a summscore results file")
+    if out.exists() and not args.force and not is_results_file(out):
+        raise UsageError(
+            f"--out {out} exists and is not a summscore results file; "
+            "pass --force to replace it, or name another file"
+        )
+    partial = partial_path(out)
+    if partial.exists() and (problem := unusable(partial)) is not None:
+        raise UsageError(f"--out {out}: its partial file {problem}")
+    _check_others(args, path, out)
+
+
+def _check_others(args: argparse.Namespace, path: Path, out: Path | None) -> None:
+    """The report and the cache: usable, and the report not the input, the results or a file
+    summscore did not write."""
+    cache = getattr(args, "cache", None)
+    if cache and (problem := unusable(Path(cache).expanduser(), folder=True)) is not None:
+        raise UsageError(f"--cache {cache}: {problem}")
+    if args.report:
+        report = Path(args.report)
+        if (problem := unusable(report)) is not None:
+            raise UsageError(f"--report {report}: {problem}")
+        if _same_file(report, path) or (out is not None and _same_file(report, out)):
+            raise UsageError(f"--report {report} is the input or the results file")
+        if report.exists() and not args.force and not _is_report(report):
+            raise UsageError(
+                f"--report {report} exists and is not a summscore report; "
+                "pass --force to replace it"
+            )
+
+
+def check_report_suffix(args: argparse.Namespace) -> None:
+    if args.report and Path(args.report).suffix.lower() not in (".html", ".htm"):
+        raise UsageError(f"--report {args.report}: the report is an .html file")
+
+
+def _is_report(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return not head.strip() or b"summscore" in head

@@ -1,0 +1,162 @@
+"""The records of a results file: what one holds (:data:`FIELDS`, :func:`output_row`), how one is
+recognised (:func:`is_results_file`) and read back (:func:`read_results`), in any of its formats.
+
+A CSV or TSV results file is read back as it was written: numbers as numbers, ``success`` as a
+truth value, the list columns as lists, and text cells without the mark that kept a spreadsheet
+from evaluating them (:mod:`.cells`), so ``--resume`` finds the same ids and fingerprints in a
+CSV file as in JSONL.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..results import SummaryResult
+from .cells import restore
+from .records import InputError, open_records
+
+__all__ = [
+    "COMPONENTS",
+    "FIELDS",
+    "LISTS",
+    "claim_support",
+    "finite",
+    "is_results_file",
+    "output_row",
+    "read_results",
+]
+
+COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
+LISTS = ("missed_questions", "unsupported_claims", "warnings")
+FIELDS = (
+    "id",
+    "score",
+    *COMPONENTS,
+    "success",
+    "reason",
+    "error",
+    *LISTS,
+    "claim_support",
+    "preset",
+    "judge",
+    "model",
+    "prompt_set",
+    "threshold",
+    "judge_calls",
+    "input_tokens",
+    "output_tokens",
+    "cost",
+    "fingerprint",
+)
+FLOATS = frozenset(("score", *COMPONENTS, "threshold", "cost"))
+INTEGERS = frozenset(("judge_calls", "input_tokens", "output_tokens"))
+# What every summscore results file has had since the first release: how one is recognised.
+_SIGNATURE = {"id", "score", "reason", "error"}
+
+
+def output_row(
+    row_id: Any,
+    result: SummaryResult,
+    *,
+    model: str | None = None,
+    warnings: list[str] | None = None,
+    fingerprint: str | None = None,
+) -> dict[str, Any]:
+    """One output record: id, score, components, reason, error, evidence and provenance
+    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`)."""
+    usage = result.usage
+    return {
+        "id": finite(row_id),
+        "score": finite(result.score),
+        **{name: finite(getattr(result, name)) for name in COMPONENTS},
+        "success": result.success,
+        "reason": result.reason,
+        "error": result.error,
+        "missed_questions": result.missed_questions,
+        "unsupported_claims": [c.claim for c in result.unsupported_claims],
+        "warnings": [*result.warnings, *(warnings or [])],
+        "claim_support": claim_support(result),
+        "preset": result.preset,
+        "judge": result.judge,
+        "model": model,
+        "prompt_set": result.prompt_set,
+        "threshold": result.threshold,
+        "judge_calls": usage.judge_calls,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cost": usage.cost,
+        "fingerprint": fingerprint,
+    }
+
+
+def claim_support(result: SummaryResult) -> list[dict[str, Any]] | None:
+    """Every claim with its graded support ({"claim", "support"}, in claim order), for a judge
+    that grades claims (the offline judge); None for the others."""
+    graded = [
+        {"claim": c.claim, "support": c.support} for c in result.claims if c.support is not None
+    ]
+    return graded or None
+
+
+def finite(value: Any) -> Any:
+    """NaN and infinities are None: results files are strict JSON."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def is_results_file(path: str | Path) -> bool:
+    """Whether ``path`` is a summscore results file (or empty): safe to replace."""
+    path = Path(path)
+    if path.stat().st_size == 0:
+        return True
+    try:
+        opened = open_records(path)
+        names = opened.columns
+        if names is None:
+            first = next((r for r in opened.records if r.fields is not None), None)
+            names = list(first.fields) if first is not None and first.fields is not None else []
+    except (InputError, OSError, ValueError, ImportError):
+        return False
+    return set(names) >= _SIGNATURE
+
+
+def read_results(path: str | Path, *, raw_csv: bool = False) -> Iterator[dict[str, Any]]:
+    """The records of a results file, in file order. A line cut short by an interruption (the
+    last one, written when the run was stopped) is skipped. ``raw_csv``: the CSV or TSV file was
+    written with ``--raw-csv`` (its text cells carry no mark to take off)."""
+    opened = open_records(path)
+    for record in opened.records:
+        if record.fields is None:
+            continue
+        fields = dict(record.fields)
+        if opened.format in ("csv", "tsv"):
+            fields = {k: _from_cell(k, v, raw_csv) for k, v in fields.items()}
+        yield fields
+
+
+def _from_cell(name: str, value: Any, raw_csv: bool) -> Any:
+    if value == "" or not isinstance(value, str):
+        return None if value == "" else value
+    if name in LISTS or name == "claim_support":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if name in FLOATS or name in INTEGERS:
+        return _number(value, integer=name in INTEGERS)
+    if name == "success" and value in ("True", "False"):
+        return value == "True"
+    return value if raw_csv else restore(value)
+
+
+def _number(text: str, *, integer: bool) -> Any:
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if integer and number.is_integer():
+        return int(number)
+    return number
