@@ -119,3 +119,17 @@ def test_a_report_in_a_read_only_folder_is_refused_before_the_results_are_touche
         assert _score(str(data), "--out", str(locked / "out.jsonl")) == EXIT_USAGE
         assert "cannot write in" in _one_line_error(capsys.readouterr().err)
     assert out.read_bytes() == before
+
+
+def test_results_written_through_a_symlinked_out_land_in_the_linked_file(
+    earlier: tuple[Path, Path, bytes], tmp_path: Path
+) -> None:
+    """The results are finished by a rename; a symlinked ``--out`` must keep its link (the
+    user's link is not replaced by a file) and the file it points to gets the results."""
+    data, out, _ = earlier
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(out)
+    assert _score(str(data), "--out", str(link), "--force") == EXIT_OK
+    assert link.is_symlink() and link.resolve() == out.resolve()
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(ROWS)
+    assert not any(p.name.startswith(".latest") for p in tmp_path.iterdir())

@@ -16,7 +16,7 @@ from ..files.records import FORMATS
 from ..files.writer import partial_path
 from .usage import UsageError
 
-__all__ = ["check_out", "check_report_suffix", "default_out", "named_sheet"]
+__all__ = ["check_out", "check_report_suffix", "default_out", "named_sheet", "through_links"]
 
 
 def default_out(path: Path, sheet: str | None = None) -> Path:
@@ -29,6 +29,12 @@ def default_out(path: Path, sheet: str | None = None) -> Path:
     if sheet is not None:
         name += "." + (re.sub(r"[\\/:*?\"<>|\x00-\x1f]", "_", sheet).strip(". ") or "_")
     return Path("summscore-out") / f"{name}.results.jsonl"
+
+
+def through_links(out: Path) -> Path:
+    """The file a symlinked ``--out`` points to: results are finished by a rename, which would
+    replace the user's link with a file; renaming onto the linked file keeps the link."""
+    return out.resolve() if out.is_symlink() else out
 
 
 def named_sheet(args: argparse.Namespace) -> str | None:

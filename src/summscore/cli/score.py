@@ -30,7 +30,7 @@ from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
-from .outputs import check_out, check_report_suffix, default_out, named_sheet
+from .outputs import check_out, check_report_suffix, default_out, named_sheet, through_links
 from .report import (
     ReportSpool,
     cases_from_results,
@@ -97,6 +97,7 @@ def _score_file(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
     out = None if to_stdout else Path(args.out) if args.out else default_out(path, reader.sheet)
+    out = None if out is None else through_links(out)
     check_out(args, path, out)
     rows = iter(reader)
     first = next(rows, None)
@@ -334,6 +335,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     out = (
         None if to_stdout else Path(args.out) if args.out else default_out(path, named_sheet(args))
     )
+    out = None if out is None else through_links(out)
     check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
