@@ -16,6 +16,7 @@ import pytest
 
 from summscore.calls.many import _CASES_PER_REQUEST
 from summscore.cli import main
+from summscore.files.writer import partial_path
 from summscore.scorer import SummarizationScorer
 
 
@@ -344,11 +345,14 @@ def test_ctrl_c_in_a_terminal_stops_the_workers_quietly(tmp_path: Path, when: st
     )
     assert run.stderr is not None
     first = run.stderr.readline()  # the columns line: the imports are done, the workers next
+    # The rows go to the partial file beside --out while scoring; --out itself appears at the end.
+    partial = partial_path(out)
     deadline = time.monotonic() + (0.3 if when == "starting" else 60)
     while time.monotonic() < deadline and (
-        when == "starting" or not out.exists() or out.stat().st_size < 10_000
+        when == "starting" or not partial.exists() or partial.stat().st_size < 10_000
     ):
         time.sleep(0.05)
+    assert run.poll() is None, "the run ended before it could be interrupted"
     os.killpg(run.pid, signal.SIGINT)
     _, rest = run.communicate(timeout=60)
     err = first + rest
