@@ -18,8 +18,11 @@ from .writer import read_results
 __all__ = ["ResumeState", "key_of", "partial_path", "usable"]
 
 
-def key_of(row_id: Any) -> str:
-    return json.dumps(row_id) if not isinstance(row_id, str) else row_id
+def key_of(row_id: Any, variant: str | None = None) -> str:
+    """A row's id as a key; an A/B run's rows (one per summary column, ``variant``) are keyed
+    by id and column."""
+    key = json.dumps(row_id) if not isinstance(row_id, str) else row_id
+    return key if variant is None else json.dumps([key, variant])
 
 
 @dataclass
@@ -38,11 +41,13 @@ class ResumeState:
     kept_apart: int = 0
 
     @classmethod
-    def load(cls, path: Path) -> ResumeState:
+    def load(cls, path: Path, *, by_column: bool = False) -> ResumeState:
+        """The records of the results file ``path``; ``by_column``: an A/B run's, keyed by id and
+        summary column (see :func:`key_of`)."""
         state = cls()
         seen: dict[str, int] = {}
         for record in read_results(path):
-            key = key_of(record.get("id"))
+            key = key_of(record.get("id"), record.get("summary_column") if by_column else None)
             occurrence = seen.get(key, 0)
             seen[key] = occurrence + 1
             state.old[(key, occurrence)] = record

@@ -17,9 +17,18 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..results import SummaryResult
+from .provenance import RUN_FIELDS
 from .records import FORMATS, InputError, open_records
 
-__all__ = ["FIELDS", "ResultWriter", "finite", "is_results_file", "output_row", "read_results"]
+__all__ = [
+    "FIELDS",
+    "WRITTEN",
+    "ResultWriter",
+    "finite",
+    "is_results_file",
+    "output_row",
+    "read_results",
+]
 
 _COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
 _LISTS = ("missed_questions", "unsupported_claims", "warnings")
@@ -43,6 +52,9 @@ FIELDS = (
     "cost",
     "fingerprint",
 )
+# A results file's columns: the result's (FIELDS, also the columns Ray adds to a dataset), then
+# what tells runs apart and matches their rows (RUN_FIELDS, see .provenance).
+WRITTEN = (*FIELDS, *RUN_FIELDS)
 # What every summscore results file has had since the first release: how one is recognised.
 _SIGNATURE = {"id", "score", "reason", "error"}
 _BATCH = 512  # Parquet rows per row group written
@@ -57,7 +69,8 @@ def output_row(
     fingerprint: str | None = None,
 ) -> dict[str, Any]:
     """One output record: id, score, components, reason, error, evidence and provenance
-    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`)."""
+    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`). The run's part,
+    :data:`~.provenance.RUN_FIELDS`, is the sink's to add (:class:`~.provenance.RunProvenance`)."""
     usage = result.usage
     return {
         "id": finite(row_id),
@@ -136,7 +149,7 @@ class ResultWriter:
         self._handle = self.path.open("w", encoding="utf-8", errors="backslashreplace", newline="")
         if self.format in ("csv", "tsv"):
             delimiter = "\t" if self.format == "tsv" else ","
-            self._csv = csv.DictWriter(self._handle, fieldnames=FIELDS, delimiter=delimiter)
+            self._csv = csv.DictWriter(self._handle, fieldnames=WRITTEN, delimiter=delimiter)
             self._csv.writeheader()
 
     def write(self, record: Mapping[str, Any]) -> None:
@@ -146,7 +159,7 @@ class ResultWriter:
                 self._flush_parquet()
             return
         if self._csv is not None:
-            self._csv.writerow({k: _cell(record.get(k)) for k in FIELDS})
+            self._csv.writerow({k: _cell(record.get(k)) for k in WRITTEN})
         else:
             self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         self._handle.flush()
@@ -158,7 +171,7 @@ class ResultWriter:
         if not self._pending:
             return
         columns = {
-            name: [_parquet_value(name, r.get(name)) for r in self._pending] for name in FIELDS
+            name: [_parquet_value(name, r.get(name)) for r in self._pending] for name in WRITTEN
         }
         table = pa.table(columns, schema=self._schema)
         if self._parquet is None:
@@ -218,7 +231,7 @@ def _parquet_schema() -> Any:
     for name in _LISTS:
         types[name] = pa.list_(pa.string())
     types["claim_support"] = claim_support_type()
-    return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
+    return pa.schema([(name, types.get(name, pa.string())) for name in WRITTEN])
 
 
 def claim_support_type() -> Any:
@@ -231,6 +244,8 @@ def claim_support_type() -> Any:
 def _parquet_value(name: str, value: Any) -> Any:
     if name == "id" and value is not None:
         value = str(value)
+    if name == "options" and value is not None:  # options differ by preset: one JSON text
+        value = json.dumps(value, ensure_ascii=False, sort_keys=True)
     if isinstance(value, str):  # Arrow strings are UTF-8: a lone surrogate is escaped
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, list):
@@ -272,7 +287,7 @@ def read_results(path: str | Path) -> Iterator[dict[str, Any]]:
 def _from_cell(name: str, value: Any) -> Any:
     if value == "":
         return None
-    if name in _LISTS or name == "claim_support":
+    if name in _LISTS or name in ("claim_support", "options"):
         try:
             return json.loads(value)
         except ValueError:
