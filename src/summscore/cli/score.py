@@ -2,7 +2,8 @@
 
 Rows are read lazily and written in input order as soon as they are scored, so an interrupted
 run keeps what it finished. A row that fails (unreadable, bad input, judge error) is written with
-its error and the exit code is 1; no row is dropped.
+its error and the exit code is 3; no row is dropped. Several summary columns make an A/B run, and
+the gates (``--fail-under``, ``--min-pass-rate``, ``--fail-if-worse``) exit 1: see :mod:`.ab`.
 """
 
 from __future__ import annotations
@@ -18,14 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MissingExtraError
-from ..files.datasets import Columns, ResultWriter, Row, is_results_file, open_rows
+from ..files.datasets import Columns, ResultWriter, Row, is_results_file
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
+from ..files.provenance import RunProvenance
 from ..files.records import FORMATS, count_records, parse_delimiter
 from ..files.resume import ResumeState, partial_path
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .ab import check_ab_outputs, finish_run, open_input, summary_columns
+from .gates import check_gate_values
 from .report import (
     ReportSpool,
     cases_from_results,
@@ -34,7 +38,7 @@ from .report import (
     write_streamed_report,
 )
 from .scorer_options import make_scorer, make_shards, release_judge
-from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
 
@@ -122,6 +126,8 @@ def run_score(args: argparse.Namespace) -> int:
     path = Path(args.input)
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
+    check_gate_values(args)
+    summaries = summary_columns(args)  # two or more: an A/B run
     columns = Columns(
         source=args.source_column,
         summary=args.summary_column,
@@ -132,23 +138,27 @@ def run_score(args: argparse.Namespace) -> int:
     _check_report_suffix(args)
     try:
         delimiter = parse_delimiter(args.delimiter) if args.delimiter is not None else None
-        reader = open_rows(
-            path, columns, encoding=args.encoding, sheet=args.sheet, delimiter=delimiter
+        reader = open_input(
+            path, columns, summaries, encoding=args.encoding, sheet=args.sheet, delimiter=delimiter
         )
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
     out = None if to_stdout else Path(args.out) if args.out else _default_out(path, reader.sheet)
     _check_out(args, path, out)
+    if summaries:
+        summaries = reader.summaries  # as the file spells them (names match in any case)
+        check_ab_outputs(args, out, summaries)
     rows = iter(reader)
     first = next(rows, None)
     if first is None:
         raise UsageError(f"{path}: the file has no rows")
     used = reader.columns
     dialect = f"{reader.dialect}, " if reader.dialect else ""
+    read = ", ".join(map(repr, reader.summaries)) if summaries else repr(used.summary)
     print(
-        f"summscore: {path.name}: {dialect}source column {used.source!r}, summary column "
-        f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
+        f"summscore: {path.name}: {dialect}source column {used.source!r}, summary "
+        f"column{'s' if summaries else ''} {read}, id {repr(used.id) if used.id else 'the row number'}",
         file=sys.stderr,
     )
     for name in reader.repeated:
@@ -161,7 +171,7 @@ def run_score(args: argparse.Namespace) -> int:
     resume = None
     if args.resume and out is not None and out.exists() and out.stat().st_size:
         try:
-            resume = ResumeState.load(out)
+            resume = ResumeState.load(out, by_column=bool(summaries))
         except (OSError, ValueError, MissingExtraError) as exc:
             raise UsageError(f"--resume: cannot read {out} ({exc})") from None
     target = partial_path(out) if resume is not None and out is not None else out
@@ -179,13 +189,15 @@ def run_score(args: argparse.Namespace) -> int:
         spool=spool,
         settings=run_settings(scorer),
         positional_ids=used.id is None,
+        provenance=RunProvenance(scorer.options, summary_column=used.summary, id_column=used.id),
     )
     total = None
     if not args.no_progress:
         total = count_records(path, args.encoding, sheet=args.sheet, delimiter=delimiter)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
+        total = total * len(summaries) if total is not None and summaries else total
     shards = make_shards(args, scorer)  # --workers N: whole rows in N processes
-    rows_left = _limited(_chain(first, rows), args.limit, sink)
+    rows_left = _limited(_chain(first, rows), args.limit, sink, max(1, len(summaries)))
     interrupted = _run(args, scorer, rows_left, sink, total, shards)
     if target != out and target is not None and out is not None:
         os.replace(target, out)
@@ -215,7 +227,9 @@ def run_score(args: argparse.Namespace) -> int:
         print(f"report:  {report}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_FAILED_ROWS if sink.stats.failed else EXIT_OK
+    stats = sink.stats
+    gates = finish_run(args, out, summaries, (stats.summary().mean, stats.pass_rate))
+    return EXIT_FAILED_ROWS if stats.failed else gates
 
 
 class _ReportingSink(RunSink):
@@ -232,6 +246,7 @@ class _ReportingSink(RunSink):
         spool: ReportSpool | None,
         settings: bytes | None = None,
         positional_ids: bool = False,
+        provenance: RunProvenance | None = None,
     ) -> None:
         super().__init__(
             writer,
@@ -241,6 +256,7 @@ class _ReportingSink(RunSink):
             resume=resume,
             settings=settings,
             positional_ids=positional_ids,
+            provenance=provenance,
         )
         self.spool = spool
 
@@ -248,7 +264,9 @@ class _ReportingSink(RunSink):
         super().emit(row, outcome)
         if self.spool is not None:
             result = outcome if isinstance(outcome, SummaryResult) else _kept(outcome)
-            self.spool.add(ReportCase(row.id, source_text(row.source), row.summary, result))
+            variant = getattr(row, "variant", None)  # an A/B run's: its summary column named
+            shown = row.id if variant is None else f"{row.id} [{variant}]"
+            self.spool.add(ReportCase(shown, source_text(row.source), row.summary, result))
 
 
 def _kept(record: dict[str, Any]) -> SummaryResult:
@@ -323,12 +341,12 @@ def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
     yield from rest
 
 
-def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[Row]:
+def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink, per: int = 1) -> Iterator[Row]:
     if limit is None:
         yield from rows
         return
     for count, row in enumerate(rows):
-        if count >= limit:
+        if count >= limit * per:  # (per: an A/B run's rows per input row)
             sink.cut_short = True  # a row is left: --resume keeps what it may still need
             return
         yield row
@@ -337,12 +355,17 @@ def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[
 def run_score_on_ray(args: argparse.Namespace) -> int:
     """``score --engine ray``: the rows are scored by actors (see summscore.ray), ``--resume``
     as on the local engine; ``--report`` reads the results file back after the run."""
+    check_gate_values(args)
+    if summary_columns(args):
+        raise UsageError("several --summary-column values (an A/B run) need --engine local")
     from ..ray import run_score_file
 
     path = Path(args.input)
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
+    if to_stdout and (args.fail_under is not None or args.min_pass_rate is not None):
+        raise UsageError("the gates with --engine ray read the results back: name an --out file")
     _check_report_suffix(args)
     out = None if to_stdout else Path(args.out) if args.out else _default_out(path, _sheet(args))
     _check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
@@ -367,4 +390,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
             top=top,
         )
         print(f"report:  {report}", file=sys.stderr)
-    return code
+    if code == EXIT_INTERRUPTED:
+        return code
+    gates = finish_run(args, out, [])
+    return code if code == EXIT_FAILED_ROWS else gates
