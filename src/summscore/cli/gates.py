@@ -18,8 +18,9 @@ def add_worse_gate(group: argparse._ArgumentGroup | argparse.ArgumentParser) -> 
     group.add_argument(
         "--fail-if-worse",
         action="store_true",
-        help="exit with status 1 when the candidate's mean score is lower beyond noise: the "
-        "upper end of the 95%% interval of the difference is below -D (see --min-effect); "
+        help="exit with status 1 when the candidate's mean score (in a score run: each further "
+        "--summary-column's, against the first) is lower beyond noise: the upper end of the "
+        "95%% interval of the difference is below -D (see --min-effect); "
         "with fewer than 10 cases scored in both runs it never fails (and says so), "
         "e.g. --fail-if-worse",
     )
