@@ -152,6 +152,26 @@ def test_the_cli_on_ray_writes_what_the_local_engine_writes(
     assert [json.loads(line) for line in on_ray.read_text().splitlines()] == expected
 
 
+def test_the_gates_judge_a_ray_run_as_a_local_one(
+    local_ray: None, judge_server: JudgeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from summscore.cli import main
+
+    data = tmp_path / "runs.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in _rows(4)), encoding="utf-8")
+    common = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
+    common += ["--model", MODEL, "--max-concurrency", "2", "--no-progress", "--engine", "ray"]
+    common += ["--out", str(tmp_path / "ray.jsonl")]
+    assert main([*common, "--fail-under", "1.01"]) == 1  # no mean reaches it
+    assert "gate failed: mean score" in capsys.readouterr().err
+    assert main([*common, "--fail-under", "0", "--resume"]) == 0
+    ab = ["--summary-column", "summary,summary_b"]  # (refused before Ray starts)
+    assert main([*common, *ab]) == 2
+    assert "need --engine local" in capsys.readouterr().err
+
+
 def _summary(stderr: str) -> list[str]:
     """The closing summary a run printed: from its "<preset> preset" line to "results:"."""
     lines = stderr.splitlines()
