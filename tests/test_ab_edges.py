@@ -1,0 +1,177 @@
+"""An A/B run (``score --summary-column a,b``) has every guarantee of a one-column run: it
+survives ``kill -9`` and a killed ``--resume`` with nothing lost or duplicated (rows keyed by id
+and summary column), its CSV cells never run in a spreadsheet (the run's columns included) and
+read back exactly, and ``summscore compare`` reads it in every format."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from summscore.cli import EXIT_OK, main
+from summscore.files.datasets import read_results
+from summscore.files.writer import partial_path
+
+ROWS = 80
+COLUMNS = ("summary_a", "=b")  # a column name a spreadsheet would run: its cells are marked
+SEED = int(os.environ.get("SUMMSCORE_KILL_SEED", "47"))
+
+
+def _input(path: Path, rows: int = ROWS) -> list[tuple[str, str]]:
+    """The input, and the (id, summary column) of every row the A/B run writes, in order."""
+    with path.open("w", encoding="utf-8") as handle:
+        for i in range(rows):
+            record = {
+                "id": f"=r{i}" if i % 5 == 0 else f"r{i}",  # some ids a spreadsheet would run
+                "source": f"The council of town {i} approved {i % 90 + 10} homes on Monday. "
+                f"Building starts in {2025 + i % 7} and costs {i * 3} million.",
+                COLUMNS[0]: f"Town {i} approved {i % 90 + 10} homes.",
+                COLUMNS[1]: f"Town {i} approved {i % 90 + 11} homes in {2024 + i % 5}.",
+            }
+            handle.write(json.dumps(record) + "\n")
+    return [(f"=r{i}" if i % 5 == 0 else f"r{i}", c) for i in range(rows) for c in COLUMNS]
+
+
+def _argv(data: Path, out: Path) -> list[str]:
+    return ["score", str(data), "--summary-column", ",".join(COLUMNS), "--out", str(out)]
+
+
+def _keys(records: Any) -> list[tuple[str, str]]:
+    return [(str(r["id"]), r["summary_column"]) for r in records]
+
+
+def _complete(partial: Path) -> list[dict[str, Any]]:
+    rows = []
+    for line in partial.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            continue  # (the line the kill cut)
+    return rows
+
+
+def _killed_run(data: Path, out: Path, at_least: int, rng: random.Random, *more: str) -> None:
+    command = [sys.executable, "-m", "summscore.cli", *_argv(data, out), "--no-progress", *more]
+    run = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    partial = partial_path(out)
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and run.poll() is None:
+            if partial.exists() and partial.read_bytes().count(b"\n") >= at_least:
+                time.sleep(rng.uniform(0, 0.02))
+                break
+            time.sleep(0.005)
+        assert run.poll() is None, "the run ended before it could be killed: make it longer"
+    finally:
+        run.kill()
+        run.wait()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_a_killed_ab_run_and_a_killed_resume_lose_nothing_and_duplicate_nothing(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    rng = random.Random(f"{SEED}{suffix}")
+    data = tmp_path / "in.jsonl"
+    keys = _input(data)
+    out = tmp_path / f"ab{suffix}"
+    partial = partial_path(out)
+
+    _killed_run(data, out, rng.randint(5, 40), rng)
+    first = _complete(partial)
+    assert _keys(first) == keys[: len(first)]  # in order, none twice
+
+    _killed_run(data, out, len(first) + rng.randint(5, 40), rng, "--resume")
+    second = _complete(partial)
+    assert _keys(second) == keys[: len(second)] and len(second) >= len(first)
+    assert _keys(read_results(out)) == _keys(first)  # the first run's rows folded into out
+
+    capsys.readouterr()
+    assert main([*_argv(data, out), "--no-progress", "--resume"]) == EXIT_OK
+    err = capsys.readouterr().err
+    kept = re.search(r"(\d+) rows kept from the earlier run", err)
+    assert kept is not None and int(kept.group(1)) >= len(second), err
+    final = list(read_results(out))
+    assert _keys(final) == keys
+    for before, after in zip(second, final):
+        assert (after["fingerprint"], after["score"]) == (before["fingerprint"], before["score"])
+    assert not partial.exists()
+    compared = {p.name for p in tmp_path.glob("ab.summary_a-vs-b.compare.*")}
+    assert compared == {"ab.summary_a-vs-b.compare.json", "ab.summary_a-vs-b.compare.html"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["in.jsonl", out.name, *compared])
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_an_ab_resume_rescores_the_failed_rows_and_keeps_no_earlier_record_of_them(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "in.jsonl"
+    keys = _input(data, 10)
+    rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+    broken = [{**r, COLUMNS[1]: ""} if i % 3 == 0 else r for i, r in enumerate(rows)]
+    data.write_text("".join(json.dumps(r) + "\n" for r in broken), encoding="utf-8")
+    out = tmp_path / f"ab{suffix}"
+    assert main([*_argv(data, out), "--no-progress"]) == 3  # (rows failed: empty summaries)
+    failed = [k for k, r in zip(keys, read_results(out)) if r["error"]]
+    assert failed == [k for i, k in enumerate(keys) if i % 6 == 1]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    capsys.readouterr()
+    assert main([*_argv(data, out), "--no-progress", "--resume"]) == EXIT_OK
+    assert f"{len(keys) - len(failed)} rows kept from the earlier run" in capsys.readouterr().err
+    final = list(read_results(out))
+    assert _keys(final) == keys and not any(r["error"] for r in final)
+
+
+def _live(cell: str) -> bool:
+    return bool(cell) and cell[0] in "=+-@\t\r" and not re.fullmatch(r"[+-]?[\d.eE+-]+", cell)
+
+
+def test_an_ab_run_in_csv_is_spreadsheet_safe_read_back_exactly_and_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "in.jsonl"
+    keys = _input(data, 12)
+    jsonl, table = tmp_path / "ab.jsonl", tmp_path / "ab.csv"
+    assert main([*_argv(data, jsonl), "--no-progress"]) == EXIT_OK
+    assert main([*_argv(data, table), "--no-progress"]) == EXIT_OK
+    with table.open(encoding="utf-8", newline="") as handle:
+        header, *body = list(csv.reader(handle))
+    assert [(header[i], c) for row in body for i, c in enumerate(row) if _live(c)] == []
+    assert {row[header.index("summary_column")] for row in body} == {"summary_a", "'=b"}
+    assert body[0][header.index("options")].startswith("{")  # one JSON object, read back whole
+    # Read back exactly as the JSONL run wrote them: ids, columns, options and every number.
+    assert list(read_results(table)) == list(read_results(jsonl))
+    assert _keys(read_results(table)) == keys
+
+    capsys.readouterr()
+    assert main(["compare", str(table), "--json", "--resamples", "50"]) == EXIT_OK
+    from_csv = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(jsonl), "--json", "--resamples", "50"]) == EXIT_OK
+    from_jsonl = json.loads(capsys.readouterr().out)
+    names = ("base", "candidate")  # (the files' names)
+    assert {k: v for k, v in from_jsonl.items() if k not in names} == {
+        k: v for k, v in from_csv.items() if k not in names
+    }
+    assert from_csv["matched"] == 12
+    # Two runs in different formats, matched by their (marked, then restored) ids.
+    columns = ["--base-column", "=b", "--candidate-column", "=b"]
+    assert main(["compare", str(jsonl), str(table), *columns, "--json"]) == EXIT_OK
+    same = json.loads(capsys.readouterr().out)
+    assert (same["matched"], same["mean_difference"], same["settings_differences"]) == (12, 0, [])
