@@ -1,15 +1,18 @@
 """An A/B run (``score --summary-column a,b``) has every guarantee of a one-column run: it
 survives ``kill -9`` and a killed ``--resume`` with nothing lost or duplicated (rows keyed by id
 and summary column), its CSV cells never run in a spreadsheet (the run's columns included) and
-read back exactly, and ``summscore compare`` reads it in every format."""
+read back exactly, ``summscore compare`` reads it in every format, and a comparison that cannot
+be written is one line, exit status 4 and the command that continues the run."""
 
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -18,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from summscore.cli import EXIT_OK, main
+from summscore.cli import EXIT_OK, EXIT_OUTPUT_ERROR, main
 from summscore.files.datasets import read_results
 from summscore.files.writer import partial_path
 
@@ -175,3 +178,90 @@ def test_an_ab_run_in_csv_is_spreadsheet_safe_read_back_exactly_and_compared(
     assert main(["compare", str(jsonl), str(table), *columns, "--json"]) == EXIT_OK
     same = json.loads(capsys.readouterr().out)
     assert (same["matched"], same["mean_difference"], same["settings_differences"]) == (12, 0, [])
+
+
+def test_a_comparison_that_cannot_be_written_is_one_line_exit_4_and_the_command_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "in.jsonl"
+    keys = _input(data, 12)
+    out = tmp_path / "ab.jsonl"
+    real = os.replace
+
+    def full(source: Any, target: Any) -> None:
+        if ".compare." in str(target):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", full)
+    capsys.readouterr()
+    assert main([*_argv(data, out), "--no-progress"]) == EXIT_OUTPUT_ERROR
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.startswith("summscore: error")]
+    assert len(lines) == 1, err
+    assert "no space left on the device (ENOSPC)" in lines[0]
+    assert f"the results are complete in {out}" in lines[0]
+    assert _keys(read_results(out)) == keys
+    assert [p.name for p in tmp_path.glob("*.compare.*")] == []  # nothing half written
+    assert [p.name for p in tmp_path.glob(".*")] == []
+    monkeypatch.undo()
+
+    command = shlex.split(lines[0].split("make room, then: ", 1)[1])
+    assert command[:2] == ["summscore", "score"] and "--resume" in command
+    assert main([*command[1:], "--no-progress"]) == EXIT_OK
+    assert f"{len(keys)} rows kept from the earlier run" in capsys.readouterr().err
+    assert len(list(tmp_path.glob("ab.summary_a-vs-b.compare.*"))) == 2
+
+
+def test_a_compare_report_that_cannot_be_written_exits_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "in.jsonl"
+    _input(data, 12)
+    out = tmp_path / "ab.jsonl"
+    assert main([*_argv(data, out), "--no-progress"]) == EXIT_OK
+    report = tmp_path / "cmp.html"
+    real = os.replace
+
+    def full(source: Any, target: Any) -> None:
+        if Path(target) == report:
+            raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+        real(source, target)
+
+    monkeypatch.setattr(os, "replace", full)
+    capsys.readouterr()
+    assert main(["compare", str(out), "--report", str(report)]) == EXIT_OUTPUT_ERROR
+    err = capsys.readouterr().err
+    assert f"summscore: error: cannot write {report}: the file reached the size limit" in err
+    assert "Traceback" not in err and not report.exists()
+    assert [p.name for p in tmp_path.glob(".*")] == []
+    monkeypatch.undo()
+    os.mkfifo(report)  # a pipe is refused, not waited on
+    run = subprocess.run(
+        [sys.executable, "-m", "summscore.cli", "compare", str(out), "--report", str(report)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2 and f"--report {report}: " in run.stderr, run.stderr
+
+
+def test_a_comparison_place_that_cannot_be_written_is_refused_before_anything_is_opened(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "in.jsonl"
+    _input(data, 3)
+    out = tmp_path / "ab.jsonl"
+    os.mkfifo(tmp_path / "ab.summary_a-vs-b.compare.html")  # (reading it would wait forever)
+    run = subprocess.run(
+        [sys.executable, "-m", "summscore.cli", *_argv(data, out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "ab.summary_a-vs-b.compare.html (a comparison of this run):" in run.stderr
+    assert not out.exists() and not partial_path(out).exists()

@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from ..comparison import Comparison, compare
-from ..comparison.report import write_comparison_report
+from ..comparison.report import render_comparison
 from ..comparison.runs import Run, load_run
 from ..files.columns import Columns
 from ..files.datasets import InputError, open_rows
+from ..files.places import unusable
 from ..files.variants import open_variant_rows, split_summary_columns
 from .compare import comparison_paths, gate_status, is_summscore_file
 from .gates import run_gate_failures
+from .outputs import write_whole
 from .usage import EXIT_GATE_FAILED, UsageError
 
 __all__ = [
@@ -75,7 +77,7 @@ def open_input(
 
 def check_ab_outputs(args: argparse.Namespace, out: Path | None, summaries: list[str]) -> None:
     """An A/B run reads its results back to compare them: it needs a results file, and the
-    comparison files beside it must be summscore's own (or --force)."""
+    comparison files beside it must be summscore's own (or --force) and writable there."""
     if out is None:
         raise UsageError(
             "several --summary-column values need a results file (--out FILE): the comparison "
@@ -83,6 +85,8 @@ def check_ab_outputs(args: argparse.Namespace, out: Path | None, summaries: list
         )
     for candidate in summaries[1:]:
         for path in comparison_paths(out, summaries[0], candidate):
+            if (problem := unusable(path)) is not None:
+                raise UsageError(f"{path} (a comparison of this run): {problem}")
             if path.exists() and not args.force and not is_summscore_file(path):
                 raise UsageError(
                     f"{path} exists and is not a summscore comparison; pass --force to replace "
@@ -107,7 +111,8 @@ def finish_run(
 ) -> int:
     """After a complete run: an A/B run's comparisons written and printed, then the gates.
     ``figures``: the run's mean and pass rate when known (one column); otherwise they are read
-    from the results file. Returns 1 when a gate failed, else 0."""
+    from the results file. Returns 1 when a gate failed, else 0; raises
+    :class:`~summscore.files.writer.OutputError` when a comparison cannot be written."""
     failed: list[str] = []
     if summaries:
         assert out is not None  # (check_ab_outputs)
@@ -154,11 +159,11 @@ def _write_comparison(
         return None
     json_path, html_path = comparison_paths(out, base, candidate)
     effect = getattr(args, "min_effect", 0.0) or 0.0
-    json_path.write_text(
-        json.dumps(comparison.to_dict(effect), ensure_ascii=False, indent=2) + "\n",
-        encoding="utf-8",
+    # (each written whole: OutputError when it cannot be, which the command makes exit 4)
+    write_whole(
+        json_path, json.dumps(comparison.to_dict(effect), ensure_ascii=False, indent=2) + "\n"
     )
-    write_comparison_report(html_path, comparison, min_effect=effect)
+    write_whole(html_path, render_comparison(comparison, min_effect=effect))
     print(f"summscore: {candidate} vs {base}: {comparison.verdict(effect).text}", file=sys.stderr)
     print(f"comparison: {html_path} (and {json_path.name})", file=sys.stderr)
     return comparison

@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..comparison import MIN_CASES, Comparison, ComparisonRefused, compare
-from ..comparison.report import write_comparison_report
+from ..comparison.report import render_comparison
+from ..files.places import unusable
+from ..files.writer import OutputError
 from .gates import add_worse_gate, check_gate_values
-from .usage import EXIT_GATE_FAILED, EXIT_OK, UsageError
+from .outputs import write_whole
+from .usage import EXIT_GATE_FAILED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = [
     "add_compare_parser",
@@ -50,7 +53,8 @@ examples:
   summscore compare lexical.jsonl gpt.jsonl --allow-different
 
 exit status: 0 compared (and no gate failed), 1 --fail-if-worse failed, 2 bad usage, a file that
-cannot be read, or runs scored differently (without --allow-different).
+cannot be read, or runs scored differently (without --allow-different), 4 the --report could not
+be written (disk full, file-size limit); 'summscore score --help' lists every status.
 """
 
 
@@ -179,7 +183,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(comparison.to_dict(args.min_effect), ensure_ascii=False, indent=2))
     if report is not None:
-        write_comparison_report(report, comparison, min_effect=args.min_effect)
+        try:
+            write_whole(report, render_comparison(comparison, min_effect=args.min_effect))
+        except OutputError as exc:  # (a full disk: the comparison is printed above)
+            print(f"summscore: error: {exc}", file=sys.stderr)
+            return EXIT_OUTPUT_ERROR
         print(f"report:  {report}", file=human)
     return gate_status(comparison, args, sys.stderr)
 
@@ -207,6 +215,8 @@ def gate_status(comparison: Comparison, args: argparse.Namespace, stream: TextIO
 def _check_report(report: Path, inputs: list[Path], force: bool) -> None:
     if report.suffix.lower() not in (".html", ".htm"):
         raise UsageError(f"--report {report}: the report is an .html file")
+    if (problem := unusable(report)) is not None:  # (a pipe there would be waited on forever)
+        raise UsageError(f"--report {report}: {problem}")
     if any(report.exists() and p.exists() and report.samefile(p) for p in inputs):
         raise UsageError(f"--report {report} is an input file")
     if report.exists() and not force and not is_summscore_file(report):

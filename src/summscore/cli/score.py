@@ -201,7 +201,10 @@ def _score_file(args: argparse.Namespace) -> int:
     if interrupted:
         return EXIT_INTERRUPTED
     stats = sink.stats
-    gates = finish_run(args, out, summaries, (stats.summary().mean, stats.pass_rate))
+    try:  # (an A/B run's comparisons are written beside the results the user named)
+        gates = finish_run(args, named, summaries, (stats.summary().mean, stats.pass_rate))
+    except OutputError as exc:
+        _unwritten(args, exc, out, f"the results are complete in {where}")
     return EXIT_FAILED_ROWS if stats.failed else gates
 
 
