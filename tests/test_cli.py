@@ -39,7 +39,7 @@ def test_the_main_job_scores_every_example_and_writes_results_and_report(
     assert "Score distribution" in page and "news-tesla-misattributed" in page
 
 
-def test_a_row_that_fails_is_written_with_its_error_and_the_exit_status_is_1(
+def test_a_row_that_fails_is_written_with_its_error_and_the_exit_status_is_3(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data.jsonl"
@@ -60,7 +60,7 @@ def test_a_row_that_fails_is_written_with_its_error_and_the_exit_status_is_1(
         encoding="utf-8",
     )
     out = tmp_path / "out.jsonl"
-    assert main(["score", str(data), "--out", str(out), "--no-progress"]) == 1
+    assert main(["score", str(data), "--out", str(out), "--no-progress"]) == 3
     rows = _jsonl(out)
     assert [r["id"] for r in rows] == ["a", 2, "c", "d", "e"]
     assert rows[0]["error"] is None and rows[4]["error"] is None

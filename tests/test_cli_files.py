@@ -161,7 +161,7 @@ def test_out_dash_writes_jsonl_to_stdout(
     data = _write(
         tmp_path / "data.jsonl", [*_cases(2), {"id": "bad\ud800", "source": "x", "summary": ""}]
     )
-    assert _score(str(data), "--out", "-") == 1
+    assert _score(str(data), "--out", "-") == 3
     captured = capsys.readouterr()
     rows = [json.loads(line) for line in captured.out.splitlines()]
     assert [r["id"] for r in rows] == ["c0", "c1", "bad\ud800"]
@@ -172,7 +172,7 @@ def test_parquet_and_tsv_results(tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     data = _write(tmp_path / "data.jsonl", [*_cases(3), {"id": 7, "source": "x", "summary": " "}])
     out = tmp_path / "out.parquet"
-    assert _score(str(data), "--out", str(out), "--preset", "deepeval") == 1
+    assert _score(str(data), "--out", str(out), "--preset", "deepeval") == 3
     table = pq.read_table(out).to_pylist()
     assert [r["id"] for r in table] == ["c0", "c1", "c2", "7"]
     assert table[0]["preset"] == "deepeval" and table[0]["threshold"] == 0.5
@@ -228,7 +228,7 @@ def test_undecodable_bytes_and_long_cells_through_the_command(
         + b"b,Caf\xe9 opened in 1990.,It opened.\n"
     )
     out = tmp_path / "out.jsonl"
-    assert _score(str(data), "--out", str(out)) == 1
+    assert _score(str(data), "--out", str(out)) == 3
     rows = _jsonl(out)
     assert rows[0]["error"] is None
     assert "line 3 (id 'b'): column 'source' has bytes that are not valid utf-8" in rows[1]["error"]

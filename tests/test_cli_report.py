@@ -121,7 +121,7 @@ def test_the_cli_report_with_results_on_stdout_holds_every_row(tmp_path: Path) -
     report = tmp_path / "out" / "report.html"
     args = ["score", str(data), "--out", "-", "--report", str(report), "--no-progress"]
     code = main([*args, "--workers", "1"])
-    assert code == 1  # the blank summaries fail, and are in the report with their error
+    assert code == 3  # the blank summaries fail, and are in the report with their error
     page = report.read_text(encoding="utf-8")
     shown = _data(page)["cases"]
     assert [c["id"] for c in shown] == [r["id"] for r in rows]

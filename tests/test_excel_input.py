@@ -104,7 +104,7 @@ def test_rows_are_named_by_the_sheets_row_number_and_a_bad_row_stops_nothing(
     assert rows[4].error is None
 
     out = tmp_path / "out.jsonl"
-    assert main(["score", str(book), "--out", str(out), "--no-progress"]) == 1  # rows failed
+    assert main(["score", str(book), "--out", str(out), "--no-progress"]) == 3  # rows failed
     results = _jsonl(out)
     assert [r["id"] for r in results] == ["a1", "a2", "a3", 4, "a5"]
     assert [r["error"] is None for r in results] == [True, True, False, False, True]
@@ -235,7 +235,7 @@ def test_a_cell_merged_over_rows_gives_its_value_to_each_of_them(tmp_path: Path)
     )
     assert [r.source for r in read_rows(path)][:2] == [source] * 2
     merged_out, plain_out = tmp_path / "m.jsonl", tmp_path / "p.jsonl"
-    assert main(["score", str(path), "--out", str(merged_out), "--no-progress"]) == 1
+    assert main(["score", str(path), "--out", str(merged_out), "--no-progress"]) == 3
     assert main(["score", str(plain), "--out", str(plain_out), "--no-progress"]) == 0
     scores = [r["score"] for r in _jsonl(merged_out)[:2]]
     assert scores == [r["score"] for r in _jsonl(plain_out)]

@@ -35,6 +35,7 @@ PUBLIC_API = {
         "TransientJudgeError",
         "Usage",
         "__version__",
+        "compare",
     ],
     "scorer.py": ["SummarizationScorer"],
     "results/__init__.py": [
@@ -90,6 +91,20 @@ PUBLIC_API = {
         "resolve_judge",
     ],
     "masking/__init__.py": ["register_secret"],
+    "comparison/__init__.py": [
+        "MIN_CASES",
+        "CaseChange",
+        "Comparison",
+        "ComparisonRefused",
+        "Interval",
+        "MetricChange",
+        "PassRateChange",
+        "Run",
+        "RunCase",
+        "Verdict",
+        "compare",
+        "load_run",
+    ],
     "report/__init__.py": [
         "PAGE_SIZE",
         "ReportCase",
@@ -151,6 +166,7 @@ LAYER_PACKAGES = {
     "adapters",
     "calls",
     "cli",
+    "comparison",
     "files",
     "judges",
     "masking",
@@ -191,7 +207,7 @@ def test_the_public_names_import_without_a_framework() -> None:
         "import importlib, sys\n"
         "for name in ['summscore', 'summscore.scorer', 'summscore.results', 'summscore.errors',"
         " 'summscore.formulas', 'summscore.cases', 'summscore.judges', 'summscore.masking',"
-        " 'summscore.report', 'summscore.ray', 'summscore.cli']:\n"
+        " 'summscore.report', 'summscore.comparison', 'summscore.ray', 'summscore.cli']:\n"
         "    module = importlib.import_module(name)\n"
         "    lazy = getattr(module, '_LAZY', {})  # judges whose SDK is an extra load on use\n"
         "    missing = [n for n in module.__all__ if n not in lazy and not hasattr(module, n)]\n"

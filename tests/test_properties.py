@@ -339,7 +339,7 @@ def test_the_command_never_raises_and_writes_one_row_per_record(
     path.write_bytes(data)
     with _bounded(len(data)):
         code = main(["score", str(path), "--out", str(out), "--no-progress"])
-    assert code in (0, 1, 2)
+    assert code in (0, 2, 3)  # 3: rows failed (1 is a gate's, and none is asked for)
     if code == 2:
         assert not out.exists()
         return

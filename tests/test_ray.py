@@ -135,9 +135,9 @@ def test_the_cli_on_ray_writes_what_the_local_engine_writes(
     common += ["--model", MODEL, "--preset", "mastra", "--max-concurrency", "2", "--no-progress"]
     local, on_ray = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     capsys.readouterr()
-    assert main([*common, "--out", str(local)]) == 1  # two rows fail, and say why
+    assert main([*common, "--out", str(local)]) == 3  # two rows fail, and say why
     local_summary = _summary(capsys.readouterr().err)
-    assert main([*common, "--out", str(on_ray), "--engine", "ray"]) == 1
+    assert main([*common, "--out", str(on_ray), "--engine", "ray"]) == 3
     ray_summary = _summary(capsys.readouterr().err)
     expected = [json.loads(line) for line in local.read_text().splitlines()]
     got = [json.loads(line) for line in on_ray.read_text().splitlines()]
@@ -147,9 +147,29 @@ def test_the_cli_on_ray_writes_what_the_local_engine_writes(
     assert ray_summary == local_summary
     assert any("judge calls" in line and "tokens" in line for line in ray_summary)
     assert any(line.startswith("  failed (1x): ") for line in ray_summary)
-    assert main([*common, "--out", str(on_ray), "--resume"]) == 1
+    assert main([*common, "--out", str(on_ray), "--resume"]) == 3
     assert "6 rows kept from the earlier run" in capsys.readouterr().err
     assert [json.loads(line) for line in on_ray.read_text().splitlines()] == expected
+
+
+def test_the_gates_judge_a_ray_run_as_a_local_one(
+    local_ray: None, judge_server: JudgeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from summscore.cli import main
+
+    data = tmp_path / "runs.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in _rows(4)), encoding="utf-8")
+    common = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
+    common += ["--model", MODEL, "--max-concurrency", "2", "--no-progress", "--engine", "ray"]
+    common += ["--out", str(tmp_path / "ray.jsonl")]
+    assert main([*common, "--fail-under", "1.01"]) == 1  # no mean reaches it
+    assert "gate failed: mean score" in capsys.readouterr().err
+    assert main([*common, "--fail-under", "0", "--resume"]) == 0
+    ab = ["--summary-column", "summary,summary_b"]  # (refused before Ray starts)
+    assert main([*common, *ab]) == 2
+    assert "need --engine local" in capsys.readouterr().err
 
 
 def _summary(stderr: str) -> list[str]:
@@ -176,7 +196,7 @@ def test_the_cli_on_ray_writes_a_report_of_every_row_from_its_results_file(
     args = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
     args += ["--model", MODEL, "--preset", "mastra", "--scale", "10", "--max-concurrency", "2"]
     args += ["--no-progress", "--engine", "ray", "--out", str(out), "--report", str(report)]
-    assert main(args) == 1  # the blank summary fails, and the report says why
+    assert main(args) == 3  # the blank summary fails, and the report says why
     results = [json.loads(line) for line in out.read_text().splitlines()]
     page = report.read_text(encoding="utf-8")
     block = re.search(r'id="summscore-data">(.*?)</script>', page, re.S)

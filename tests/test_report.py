@@ -104,7 +104,7 @@ def test_the_cli_summary_and_report_group_failures_by_cause(
     args = ["score", str(data), "--out", str(tmp_path / "o.jsonl"), "--report", str(report)]
     code = main([*args, "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 1
+    assert code == 3
     assert re.search(r"failed \(2x\): .*summary", err), err
     assert re.search(r"pass rate \(≥ 0\.5\)\s+\d", err)
     page = report.read_text(encoding="utf-8")

@@ -2,9 +2,12 @@
 
 The core is :class:`SummarizationScorer`; the framework faces live in ``summscore.ragas``,
 ``summscore.deepeval`` and ``summscore.mastra`` and load their framework only when imported.
+:func:`compare` (loaded on first use) compares two runs case by case.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .cases import Case
@@ -25,6 +28,9 @@ from .results import (
 )
 from .scorer import SummarizationScorer
 
+if TYPE_CHECKING:
+    from .comparison import compare
+
 __all__ = [
     "AssessmentAnswer",
     "Case",
@@ -40,4 +46,14 @@ __all__ = [
     "TransientJudgeError",
     "Usage",
     "__version__",
+    "compare",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``summscore.compare``, imported on first use (``import summscore`` stays light)."""
+    if name == "compare":
+        from .comparison import compare
+
+        return compare
+    raise AttributeError(f"module 'summscore' has no attribute {name!r}")

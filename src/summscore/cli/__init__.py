@@ -1,10 +1,13 @@
-"""The ``summscore`` command: score a file of summaries, write results and an HTML report.
+"""The ``summscore`` command: score a file of summaries, write results and an HTML report;
+compare two runs.
 
     summscore score examples/news.jsonl --report summscore-out/news.html
+    summscore compare baseline.results.jsonl candidate.results.jsonl --fail-if-worse
 
 The command line is built in :mod:`.parser`, the scoring options shared with ``serve`` turned
 into a scorer in :mod:`.scorer_options`, and the ``score`` command runs in :mod:`.score`; the
-service behind ``serve`` lives in :mod:`summscore.serve`.
+service behind ``serve`` lives in :mod:`summscore.serve`; ``compare`` in :mod:`.compare` (the
+comparison itself in :mod:`summscore.comparison`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from .scorer_options import add_scorer_options as add_scorer_options
 from .scorer_options import make_judge as make_judge
 from .scorer_options import make_scorer as make_scorer
 from .usage import EXIT_FAILED_ROWS as EXIT_FAILED_ROWS
+from .usage import EXIT_GATE_FAILED as EXIT_GATE_FAILED
 from .usage import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from .usage import EXIT_OK as EXIT_OK
 from .usage import EXIT_OUTPUT_ERROR as EXIT_OUTPUT_ERROR
@@ -65,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _with_environment(parser, argv)
         if args.command == "serve":
             return run_serve(args)
+        if args.command == "compare":
+            from .compare import run_compare
+
+            return run_compare(args)
         if args.engine == "ray":
             return run_score_on_ray(args)
         return run_score(args)

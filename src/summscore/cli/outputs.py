@@ -1,11 +1,13 @@
 """Where ``summscore score`` writes, checked before anything is opened: the default results
 file, and the checks that keep the user's files (the input, a file summscore did not write)
 and refuse a place that cannot be written (:func:`summscore.files.places.unusable`), each a
-:class:`~.usage.UsageError` (exit status 2)."""
+:class:`~.usage.UsageError` (exit status 2); and :func:`write_whole`, which writes a small
+output (a comparison) so that it is never half written."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 
@@ -13,10 +15,17 @@ from ..errors import MissingExtraError
 from ..files.datasets import is_results_file
 from ..files.places import unusable
 from ..files.records import FORMATS
-from ..files.writer import partial_path
+from ..files.writer import OutputError, partial_path
 from .usage import UsageError
 
-__all__ = ["check_out", "check_report_suffix", "default_out", "named_sheet", "through_links"]
+__all__ = [
+    "check_out",
+    "check_report_suffix",
+    "default_out",
+    "named_sheet",
+    "through_links",
+    "write_whole",
+]
 
 
 def default_out(path: Path, sheet: str | None = None) -> Path:
@@ -114,3 +123,21 @@ def _is_report(path: Path) -> bool:
     except OSError:
         return False
     return not head.strip() or b"summscore" in head
+
+
+def write_whole(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` beside it first, then rename it into place: the file is the
+    earlier one or the new one, never half written. OutputError (naming ``path``) when it
+    cannot be written (a full disk, the file-size limit)."""
+    staged = path.with_name(f".{path.name}.writing")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with staged.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(staged, path)
+    except OSError as exc:
+        staged.unlink(missing_ok=True)
+        raise OutputError(path, exc) from None
+    return path

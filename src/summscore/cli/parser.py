@@ -6,6 +6,8 @@ import argparse
 
 from .. import __version__
 from ..files.datasets import SOURCE_COLUMNS, SUMMARY_COLUMNS
+from .compare import add_compare_parser
+from .gates import add_run_gates, add_worse_gate
 from .scorer_options import add_scorer_options
 from .usage import CommandParser
 
@@ -37,10 +39,18 @@ examples:
   # after Ctrl-C (or a judge outage): score only the rows the results file lacks
   summscore score big.jsonl --out big.results.jsonl --resume
 
-exit status: 0 every row scored, 1 some rows failed (see their "error"), 2 bad usage or input,
-or an output that cannot be written there, 4 results not written (disk full, file-size limit:
-the rows finished are kept for --resume), 130 interrupted (the rows finished so far are
-written, and the --report for them).
+  # A/B: two summary columns against the same sources, compared beside the results
+  summscore score data.jsonl --summary-column summary_a,summary_b --out ab.results.jsonl
+
+  # in CI: fail when the mean score is under 0.7 or under 90% of rows pass
+  summscore score data.jsonl --fail-under 0.7 --min-pass-rate 0.9
+
+exit status: 0 every row scored (and no gate failed), 1 a gate failed (--fail-under,
+--min-pass-rate, --fail-if-worse), 2 bad usage or input, or an output that cannot be written
+there, 3 some rows failed (see their "error"; also when a gate failed), 4 the results, report
+or a comparison not written (disk full, file-size limit: the rows finished are kept for
+--resume), 130 interrupted (the rows finished so far are written, and the --report for them).
+When several apply, the first of 130, 2, 4, 3, 1.
 """
 
 
@@ -49,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="summscore",
         description="One summarization metric, the same number in Ragas, DeepEval and Mastra.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Run 'summscore score --help' for the scoring options and examples.",
+        epilog="Run 'summscore score --help' for the scoring options and examples, "
+        "'summscore compare --help' for comparing two runs.",
     )
     parser.add_argument("--version", action="version", version=f"summscore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
@@ -80,8 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--summary-column",
         metavar="NAME",
-        help=f"column with the summary (default: the first of {', '.join(SUMMARY_COLUMNS)}), "
-        "e.g. --summary-column tldr",
+        action="append",
+        help=f"column with the summary (default: the first of {', '.join(SUMMARY_COLUMNS)}); "
+        "two or more (a,b or repeated) score each against the same source in one run and "
+        "write their comparison beside the results (an A/B run), e.g. --summary-column tldr",
     )
     io.add_argument(
         "--id-column",
@@ -156,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     io.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr, e.g. in CI logs"
     )
+    gates = score.add_argument_group("gates (exit status 1 when one fails)")
+    add_run_gates(gates)
+    add_worse_gate(gates)
     engine = score.add_argument_group("engine")
     engine.add_argument(
         "--engine",
@@ -171,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ..serve.command import add_serve_parser
 
     add_serve_parser(commands, add_scorer_options)
+    add_compare_parser(commands)
     return parser
 
 

@@ -2,10 +2,11 @@
 
 Rows are read lazily and written in input order as soon as they are scored, so an interrupted
 run keeps what it finished (see :mod:`summscore.files.writer`). A row that fails (unreadable, bad
-input, judge error) is written with its error and the exit code is 1; no row is dropped. Every
+input, judge error) is written with its error and the exit code is 3; no row is dropped. Every
 place the run writes is checked before anything is opened (exit 2); results that cannot be
 written (a full disk, the file-size limit) end the run with one line and exit 4, the rows
-finished so far kept for ``--resume``.
+finished so far kept for ``--resume``. Several summary columns make an A/B run, and the gates
+(``--fail-under``, ``--min-pass-rate``, ``--fail-if-worse``) exit 1: see :mod:`.ab`.
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..errors import MissingExtraError
-from ..files.datasets import Columns, ResultWriter, Row, open_rows
+from ..files.datasets import Columns, ResultWriter, Row
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary, score_rows
+from ..files.provenance import RunProvenance
 from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
 from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .ab import check_ab_outputs, finish_run, open_input, summary_columns
+from .gates import check_gate_values
 from .outputs import check_out, check_report_suffix, default_out, named_sheet, through_links
 from .report import (
     ReportSpool,
@@ -39,7 +43,7 @@ from .report import (
     write_streamed_report,
 )
 from .scorer_options import make_scorer, make_shards, release_judge
-from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
+from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = ["run_score", "run_score_on_ray"]
 
@@ -80,6 +84,8 @@ def _score_file(args: argparse.Namespace) -> int:
     path = Path(args.input)
     if args.limit is not None and args.limit < 0:
         raise UsageError("--limit must be 0 or more")
+    check_gate_values(args)
+    summaries = summary_columns(args)  # two or more: an A/B run
     columns = Columns(
         source=args.source_column,
         summary=args.summary_column,
@@ -90,24 +96,28 @@ def _score_file(args: argparse.Namespace) -> int:
     check_report_suffix(args)
     try:
         delimiter = parse_delimiter(args.delimiter) if args.delimiter is not None else None
-        reader = open_rows(
-            path, columns, encoding=args.encoding, sheet=args.sheet, delimiter=delimiter
+        reader = open_input(
+            path, columns, summaries, encoding=args.encoding, sheet=args.sheet, delimiter=delimiter
         )
     except (OSError, ValueError, MissingExtraError) as exc:
         raise UsageError(str(exc)) from None
     # A sheet's default results file takes the sheet's own spelling (--sheet ignores case).
-    out = None if to_stdout else Path(args.out) if args.out else default_out(path, reader.sheet)
-    out = None if out is None else through_links(out)
+    named = None if to_stdout else Path(args.out) if args.out else default_out(path, reader.sheet)
+    out = None if named is None else through_links(named)
     check_out(args, path, out)
+    if summaries:
+        summaries = reader.summaries  # as the file spells them (names match in any case)
+        check_ab_outputs(args, named, summaries)  # (beside the results the user named)
     rows = iter(reader)
     first = next(rows, None)
     if first is None:
         raise UsageError(f"{path}: the file has no rows")
     used = reader.columns
     dialect = f"{reader.dialect}, " if reader.dialect else ""
+    read = ", ".join(map(repr, reader.summaries)) if summaries else repr(used.summary)
     print(
-        f"summscore: {path.name}: {dialect}source column {used.source!r}, summary column "
-        f"{used.summary!r}, id {repr(used.id) if used.id else 'the row number'}",
+        f"summscore: {path.name}: {dialect}source column {used.source!r}, summary "
+        f"column{'s' if summaries else ''} {read}, id {repr(used.id) if used.id else 'the row number'}",
         file=sys.stderr,
     )
     for name in reader.repeated:
@@ -121,7 +131,7 @@ def _score_file(args: argparse.Namespace) -> int:
     resume: ResumeState | None = None
     try:
         if args.resume and out is not None:
-            resume = open_resume(out, raw_csv=raw_csv)
+            resume = open_resume(out, raw_csv=raw_csv, by_column=bool(summaries))
         writer = ResultWriter("-" if out is None else out, raw_csv=raw_csv)
     except OutputError as exc:
         _unwritten(args, exc, out, f"{out} is as it was")
@@ -146,13 +156,15 @@ def _score_file(args: argparse.Namespace) -> int:
         spool=spool,
         settings=run_settings(scorer),
         positional_ids=used.id is None,
+        provenance=RunProvenance(scorer.options, summary_column=used.summary, id_column=used.id),
     )
     total = None
     if not args.no_progress:
         total = count_records(path, args.encoding, sheet=args.sheet, delimiter=delimiter)
         total = min(total, args.limit) if total is not None and args.limit is not None else total
+        total = total * len(summaries) if total is not None and summaries else total
     shards = make_shards(args, scorer)  # --workers N: whole rows in N processes
-    rows_left = _limited(_chain(first, rows), args.limit, sink)
+    rows_left = _limited(_chain(first, rows), args.limit, sink, max(1, len(summaries)))
     try:
         interrupted = _run(args, scorer, rows_left, sink, total, shards)
     except OutputError as exc:
@@ -188,7 +200,12 @@ def _score_file(args: argparse.Namespace) -> int:
         print(f"report:  {report}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_FAILED_ROWS if sink.stats.failed else EXIT_OK
+    stats = sink.stats
+    try:  # (an A/B run's comparisons are written beside the results the user named)
+        gates = finish_run(args, named, summaries, (stats.summary().mean, stats.pass_rate))
+    except OutputError as exc:
+        _unwritten(args, exc, out, f"the results are complete in {where}")
+    return EXIT_FAILED_ROWS if stats.failed else gates
 
 
 class _ReportingSink(RunSink):
@@ -205,6 +222,7 @@ class _ReportingSink(RunSink):
         spool: ReportSpool | None,
         settings: bytes | None = None,
         positional_ids: bool = False,
+        provenance: RunProvenance | None = None,
     ) -> None:
         super().__init__(
             writer,
@@ -214,6 +232,7 @@ class _ReportingSink(RunSink):
             resume=resume,
             settings=settings,
             positional_ids=positional_ids,
+            provenance=provenance,
         )
         self.spool = spool
 
@@ -221,7 +240,9 @@ class _ReportingSink(RunSink):
         super().emit(row, outcome)
         if self.spool is not None:
             result = outcome if isinstance(outcome, SummaryResult) else _kept(outcome)
-            self.spool.add(ReportCase(row.id, source_text(row.source), row.summary, result))
+            variant = getattr(row, "variant", None)  # an A/B run's: its summary column named
+            shown = row.id if variant is None else f"{row.id} [{variant}]"
+            self.spool.add(ReportCase(shown, source_text(row.source), row.summary, result))
 
 
 def _kept(record: dict[str, Any]) -> SummaryResult:
@@ -311,12 +332,12 @@ def _chain(first: Row, rest: Iterator[Row]) -> Iterator[Row]:
     yield from rest
 
 
-def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[Row]:
+def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink, per: int = 1) -> Iterator[Row]:
     if limit is None:
         yield from rows
         return
     for count, row in enumerate(rows):
-        if count >= limit:
+        if count >= limit * per:  # (per: an A/B run's rows per input row)
             sink.cut_short = True  # a row is left: --resume keeps what it may still need
             return
         yield row
@@ -325,12 +346,17 @@ def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink) -> Iterator[
 def run_score_on_ray(args: argparse.Namespace) -> int:
     """``score --engine ray``: the rows are scored by actors (see summscore.ray), ``--resume``
     as on the local engine; ``--report`` reads the results file back after the run."""
+    check_gate_values(args)
+    if summary_columns(args):
+        raise UsageError("several --summary-column values (an A/B run) need --engine local")
     from ..ray import run_score_file
 
     path = Path(args.input)
     to_stdout = args.out == "-"
     if to_stdout and args.report:
         raise UsageError("--report with --engine ray reads the results back: name an --out file")
+    if to_stdout and (args.fail_under is not None or args.min_pass_rate is not None):
+        raise UsageError("the gates with --engine ray read the results back: name an --out file")
     check_report_suffix(args)
     out = (
         None if to_stdout else Path(args.out) if args.out else default_out(path, named_sheet(args))
@@ -358,4 +384,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
             top=top,
         )
         print(f"report:  {report}", file=sys.stderr)
-    return code
+    if code == EXIT_INTERRUPTED:
+        return code
+    gates = finish_run(args, out, [])
+    return code if code == EXIT_FAILED_ROWS else gates

@@ -7,6 +7,7 @@ import sys
 
 __all__ = [
     "EXIT_FAILED_ROWS",
+    "EXIT_GATE_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_OUTPUT_ERROR",
@@ -15,8 +16,13 @@ __all__ = [
     "UsageError",
 ]
 
-EXIT_OK, EXIT_FAILED_ROWS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+# The exit statuses; when several apply, the first in the order 130, 2, 4, 3, 1 is the one.
+EXIT_OK, EXIT_FAILED_ROWS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 3, 2, 130
 EXIT_OUTPUT_ERROR = 4  # results or report not written (disk full, file-size limit): resumable
+# A quality gate failed (compare --fail-if-worse, score --fail-under / --min-pass-rate). A run
+# whose rows failed exits EXIT_FAILED_ROWS even when a gate failed too: the gates judged an
+# incomplete run, and --resume (scoring only the failed rows) comes first.
+EXIT_GATE_FAILED = 1
 
 
 class UsageError(Exception):

@@ -21,6 +21,7 @@ from ..results import SummaryResult, Usage
 from ..scorer import SummarizationScorer
 from .datasets import ResultWriter, Row, output_row
 from .fingerprint import fingerprint
+from .provenance import RunProvenance
 from .resume import ResumeState, key_of, usable
 from .run_stats import RunningSummary
 from .writer import finite
@@ -90,8 +91,9 @@ class RunSink:
         resume: ResumeState | None = None,
         settings: bytes | None = None,
         positional_ids: bool = False,
+        provenance: RunProvenance | None = None,
     ) -> None:
-        self.writer = writer
+        self.writer, self.provenance = writer, provenance  # (provenance: see .provenance)
         self.settings = settings  # the run's settings digest: each row's fingerprint is keyed by it
         self.model = model
         self.stats = RunningSummary(top)
@@ -114,7 +116,7 @@ class RunSink:
         the same settings (``--resume``)."""
         if self.resume is None:
             return None
-        key = key_of(row.id)
+        key = key_of(row.id, getattr(row, "variant", None))
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
         own = (key, occurrence)
@@ -140,7 +142,7 @@ class RunSink:
         return self._marks[id(row)]
 
     def _duplicate_warning(self, row: Row) -> list[str]:
-        if self._seen.add(key_of(row.id)):
+        if self._seen.add(key_of(row.id, getattr(row, "variant", None))):
             return []
         self.duplicates += 1
         if len(self.duplicate_ids) < _MAX_DUPLICATES_LISTED:
@@ -155,10 +157,11 @@ class RunSink:
         if (place := self._places.pop(id(row), None)) is not None:
             self._written.add(place)
         warnings = self._duplicate_warning(row)
+        run = None if self.provenance is None else self.provenance.fields(row)
         if isinstance(outcome, dict):
             # A reused record: the duplicate-id warnings are this run's, not the earlier one's.
             earlier = [w for w in outcome.get("warnings") or [] if not _is_duplicate_note(w)]
-            outcome = {**outcome, "warnings": [*earlier, *warnings]}
+            outcome = {**outcome, **(run or {}), "warnings": [*earlier, *warnings]}
             self.writer.write(outcome)
             result = _from_record(outcome)
             success = outcome.get("success")
@@ -170,9 +173,8 @@ class RunSink:
             )
         else:
             result = outcome
-            self.writer.write(
-                output_row(row.id, result, model=self.model, warnings=warnings, fingerprint=mark)
-            )
+            out = output_row(row.id, result, model=self.model, warnings=warnings, fingerprint=mark)
+            self.writer.write({**out, **(run or {})})
             self.stats.add(result)
         self.written += 1
         if self.report_cases is not None:

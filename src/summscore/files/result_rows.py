@@ -1,4 +1,5 @@
-"""The records of a results file: what one holds (:data:`FIELDS`, :func:`output_row`), how one is
+"""The records of a results file: what one holds (:data:`WRITTEN`: the result's :data:`FIELDS`,
+:func:`output_row`, and the run's :data:`~.provenance.RUN_FIELDS`), how one is
 recognised (:func:`is_results_file`) and read back (:func:`read_results`), in any of its formats.
 
 A CSV or TSV results file is read back as it was written: numbers as numbers, ``success`` as a
@@ -17,12 +18,14 @@ from typing import Any
 
 from ..results import SummaryResult
 from .cells import restore
+from .provenance import RUN_FIELDS
 from .records import InputError, open_records
 
 __all__ = [
     "COMPONENTS",
     "FIELDS",
     "LISTS",
+    "WRITTEN",
     "claim_support",
     "finite",
     "is_results_file",
@@ -52,6 +55,11 @@ FIELDS = (
     "cost",
     "fingerprint",
 )
+# A results file's columns: the result's (FIELDS, also the columns Ray adds to a dataset), then
+# what tells runs apart and matches their rows (RUN_FIELDS, see .provenance).
+WRITTEN = (*FIELDS, *RUN_FIELDS)
+# Columns written as JSON text in CSV and TSV (options: in Parquet too, they differ by preset).
+JSON_CELLS = frozenset((*LISTS, "claim_support", "options"))
 FLOATS = frozenset(("score", *COMPONENTS, "threshold", "cost"))
 INTEGERS = frozenset(("judge_calls", "input_tokens", "output_tokens"))
 # What every summscore results file has had since the first release: how one is recognised.
@@ -67,7 +75,8 @@ def output_row(
     fingerprint: str | None = None,
 ) -> dict[str, Any]:
     """One output record: id, score, components, reason, error, evidence and provenance
-    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`)."""
+    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`). The run's part,
+    :data:`~.provenance.RUN_FIELDS`, is the sink's to add (:class:`~.provenance.RunProvenance`)."""
     usage = result.usage
     return {
         "id": finite(row_id),
@@ -140,7 +149,7 @@ def read_results(path: str | Path, *, raw_csv: bool = False) -> Iterator[dict[st
 def _from_cell(name: str, value: Any, raw_csv: bool) -> Any:
     if value == "" or not isinstance(value, str):
         return None if value == "" else value
-    if name in LISTS or name == "claim_support":
+    if name in JSON_CELLS:
         try:
             return json.loads(value)
         except ValueError:

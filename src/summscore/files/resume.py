@@ -26,8 +26,11 @@ from .writer import partial_path, read_results, writing_path
 __all__ = ["ResumeState", "key_of", "open_resume", "partial_path", "usable"]
 
 
-def key_of(row_id: Any) -> str:
-    return json.dumps(row_id) if not isinstance(row_id, str) else row_id
+def key_of(row_id: Any, variant: str | None = None) -> str:
+    """A row's id as a key; an A/B run's rows (one per summary column, ``variant``) are keyed
+    by id and column."""
+    key = json.dumps(row_id) if not isinstance(row_id, str) else row_id
+    return key if variant is None else json.dumps([key, variant])
 
 
 @dataclass
@@ -46,15 +49,19 @@ class ResumeState:
     kept_apart: int = 0
 
     @classmethod
-    def load(cls, path: Path | Sequence[Path], *, raw_csv: bool = False) -> ResumeState:
+    def load(
+        cls, path: Path | Sequence[Path], *, raw_csv: bool = False, by_column: bool = False
+    ) -> ResumeState:
         """The records of ``path`` (or of several files, the first's winning: a record whose id
-        and occurrence an earlier file holds is left out)."""
+        and occurrence an earlier file holds is left out); ``by_column``: an A/B run's, keyed by
+        id and summary column (see :func:`key_of`)."""
         state = cls()
         for one in [path] if isinstance(path, Path) else path:
             seen: dict[str, int] = {}
             held = set(state.old)
             for record in read_results(one, raw_csv=raw_csv):
-                key = key_of(record.get("id"))
+                column = record.get("summary_column") if by_column else None
+                key = key_of(record.get("id"), column)
                 occurrence = seen.get(key, 0)
                 seen[key] = occurrence + 1
                 if (key, occurrence) not in held:
@@ -98,15 +105,16 @@ class ResumeState:
         self.taken.discard(claimed)
 
 
-def open_resume(out: Path, *, raw_csv: bool = False) -> ResumeState | None:
+def open_resume(out: Path, *, raw_csv: bool = False, by_column: bool = False) -> ResumeState | None:
     """``--resume``: the earlier records for ``out`` (None when there are none). Rows a killed
     run left in its partial file are first folded into ``out`` (written beside it, then renamed
-    into place; the partial file is removed after), so the new run may start its own."""
+    into place; the partial file is removed after), so the new run may start its own.
+    ``by_column``: an A/B run's records, keyed by id and summary column."""
     partial = partial_path(out)
     files = [p for p in (partial, out) if p.is_file() and p.stat().st_size]
     if not files:
         return None
-    state = ResumeState.load(files, raw_csv=raw_csv)
+    state = ResumeState.load(files, raw_csv=raw_csv, by_column=by_column)
     if partial in files:
         staged = writing_path(out)
         write_table(staged, output_format(out), state.old.values(), raw_csv=raw_csv)

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from .cells import neutralise
 from .records import FORMATS
-from .result_rows import COMPONENTS, FIELDS, LISTS
+from .result_rows import COMPONENTS, LISTS, WRITTEN
 
 __all__ = ["TableWriter", "claim_support_type", "output_format", "parquet_schema", "write_table"]
 
@@ -51,10 +51,10 @@ class TableWriter:
         self._handle = path.open("w", encoding="utf-8", errors="backslashreplace", newline="")
         if fmt in ("csv", "tsv"):
             delimiter = "\t" if fmt == "tsv" else ","
-            csv.writer(self._handle, delimiter=delimiter).writerow(FIELDS)  # plain names
+            csv.writer(self._handle, delimiter=delimiter).writerow(WRITTEN)  # plain names
             self._csv = csv.DictWriter(
                 self._handle,
-                fieldnames=FIELDS,
+                fieldnames=WRITTEN,
                 delimiter=delimiter,
                 # Every text cell quoted: a separator inside one never starts a cell (OWASP).
                 quoting=csv.QUOTE_MINIMAL if raw_csv else csv.QUOTE_NONNUMERIC,
@@ -66,7 +66,7 @@ class TableWriter:
             if len(self._pending) >= _BATCH:
                 self._flush_parquet()
         elif self._csv is not None:
-            self._csv.writerow({k: self._cell(record.get(k)) for k in FIELDS})
+            self._csv.writerow({k: self._cell(record.get(k)) for k in WRITTEN})
         else:
             assert self._handle is not None
             self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -87,7 +87,7 @@ class TableWriter:
         if not self._pending:
             return
         columns = {
-            name: [_parquet_value(name, r.get(name)) for r in self._pending] for name in FIELDS
+            name: [_parquet_value(name, r.get(name)) for r in self._pending] for name in WRITTEN
         }
         table = pa.table(columns, schema=self._schema)
         if self._parquet is None:
@@ -168,7 +168,7 @@ def parquet_schema() -> Any:
     for name in LISTS:
         types[name] = pa.list_(pa.string())
     types["claim_support"] = claim_support_type()
-    return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
+    return pa.schema([(name, types.get(name, pa.string())) for name in WRITTEN])
 
 
 def claim_support_type() -> Any:
@@ -181,6 +181,8 @@ def claim_support_type() -> Any:
 def _parquet_value(name: str, value: Any) -> Any:
     if name == "id" and value is not None:
         value = str(value)
+    if name == "options" and value is not None:  # options differ by preset: one JSON text
+        value = json.dumps(value, ensure_ascii=False, sort_keys=True)
     if isinstance(value, str):  # Arrow strings are UTF-8: a lone surrogate is escaped
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     if isinstance(value, list):

@@ -25,11 +25,12 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from .result_rows import FIELDS, finite, is_results_file, output_row, read_results
+from .result_rows import FIELDS, WRITTEN, finite, is_results_file, output_row, read_results
 from .tables import claim_support_type, output_format, parquet_schema, write_table
 
 __all__ = [
     "FIELDS",
+    "WRITTEN",
     "OutputError",
     "ResultWriter",
     "claim_support_type",

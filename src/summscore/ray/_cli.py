@@ -22,6 +22,7 @@ from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row, open_rows
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, flush_ready, print_summary, settled
+from ..files.provenance import RunProvenance
 from ..files.resume import open_resume
 from ..results import SummaryResult, Usage
 from ..scorer import SummarizationScorer
@@ -31,7 +32,7 @@ from ._dataset import _map_batches
 __all__ = ["run_score_file"]
 
 # The CLI's exit statuses (summscore.cli.usage): this layer sits below the CLI.
-_OK, _FAILED_ROWS, _INTERRUPTED = 0, 1, 130
+_OK, _FAILED_ROWS, _INTERRUPTED = 0, 3, 130
 _BLOCKS_PER_ACTOR = 4  # blocks to share out: a slow block holds up no more than its actor
 
 
@@ -68,6 +69,9 @@ def run_score_file(
         resume=resume,
         settings=run_settings(local),
         positional_ids=reader.columns.id is None,
+        provenance=RunProvenance(
+            local.options, summary_column=reader.columns.summary, id_column=reader.columns.id
+        ),
     )
     sink.cut_short = args.limit is not None and next(rows_left, None) is not None
     run = _Run(rows, sink, local, args)

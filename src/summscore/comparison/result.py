@@ -1,0 +1,383 @@
+"""What a comparison finds: :class:`Comparison`, with the paired figures, the verdict in words,
+the per-case table (:meth:`Comparison.to_pandas`) and the JSON object scripts read."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._version import __version__
+from .runs import RunCase
+from .stats import MIN_CASES, Interval
+
+__all__ = ["CaseChange", "Comparison", "MetricChange", "PassRateChange", "Verdict"]
+
+_SLACK = 1e-9  # differences this small are rounding, not a change
+WORST_LISTED = 20
+"""Regressions (and improvements) listed with their evidence in the JSON object."""
+
+
+@dataclass(frozen=True)
+class CaseChange:
+    """One matched case: its two results and what changed between them."""
+
+    id: Any
+    base: RunCase
+    candidate: RunCase
+    tolerance: float = 0.0
+
+    @property
+    def difference(self) -> float:
+        """Candidate score minus base score; NaN when either run did not score the case."""
+        if not (self.base.scored and self.candidate.scored):
+            return math.nan
+        return self.candidate.score - self.base.score
+
+    @property
+    def status(self) -> str:
+        """ "improved", "regressed", "unchanged", or "failed" (not scored in one run or both)."""
+        d = self.difference
+        if math.isnan(d):
+            return "failed"
+        if d > self.tolerance + _SLACK:
+            return "improved"
+        if d < -(self.tolerance + _SLACK):
+            return "regressed"
+        return "unchanged"
+
+    @property
+    def pass_change(self) -> str | None:
+        """ "pass -> fail" or "fail -> pass" when the verdict flipped (both scored)."""
+        a, b = self.base.passed, self.candidate.passed
+        if a is None or b is None or a == b:
+            return None
+        return "pass -> fail" if a else "fail -> pass"
+
+    @property
+    def new_unsupported_claims(self) -> tuple[str, ...]:
+        """Claims the candidate's summary makes that the judge did not find supported, and that
+        the base summary's unsupported claims do not include."""
+        known = set(self.base.unsupported_claims)
+        return tuple(c for c in self.candidate.unsupported_claims if c not in known)
+
+    @property
+    def newly_missed_questions(self) -> tuple[str, ...]:
+        """Key points (questions the source answers) the candidate misses and the base did not."""
+        known = set(self.base.missed_questions)
+        return tuple(q for q in self.candidate.missed_questions if q not in known)
+
+    @property
+    def resolved_claims(self) -> tuple[str, ...]:
+        """The base's unsupported claims the candidate no longer makes."""
+        now = set(self.candidate.unsupported_claims)
+        return tuple(c for c in self.base.unsupported_claims if c not in now)
+
+    @property
+    def now_covered_questions(self) -> tuple[str, ...]:
+        """Key points the base missed and the candidate covers."""
+        now = set(self.candidate.missed_questions)
+        return tuple(q for q in self.base.missed_questions if q not in now)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": json_id(self.id),
+            "base_score": finite(self.base.score),
+            "candidate_score": finite(self.candidate.score),
+            "difference": finite(self.difference),
+            "status": self.status,
+            "pass_change": self.pass_change,
+            "new_unsupported_claims": list(self.new_unsupported_claims),
+            "newly_missed_questions": list(self.newly_missed_questions),
+            "base_reason": self.base.reason,
+            "candidate_reason": self.candidate.reason,
+            "base_error": self.base.error,
+            "candidate_error": self.candidate.error,
+        }
+
+
+@dataclass(frozen=True)
+class MetricChange:
+    """A mean over the cases scored in both runs, in each run, and the paired difference."""
+
+    name: str
+    base_mean: float
+    candidate_mean: float
+    difference: Interval
+
+
+@dataclass(frozen=True)
+class PassRateChange:
+    """The pass rate over the cases scored in both runs, its paired difference, and the exact
+    McNemar test of that change: ``newly_failing`` passed in the base and fail in the
+    candidate, ``newly_passing`` the other way round; ``p_value`` is the chance of a split at
+    least this uneven if neither run were better."""
+
+    base: float
+    candidate: float
+    difference: Interval
+    newly_failing: int
+    newly_passing: int
+    p_value: float
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """``kind``: "worse", "better", "no clear difference", "too few cases" or "nothing to
+    compare"; ``text``: the same in a sentence, with the figures."""
+
+    kind: str
+    text: str
+
+
+@dataclass
+class Comparison:
+    """Two runs compared case by case (see :func:`summscore.compare`).
+
+    ``score`` is the paired mean difference of the score with its bootstrap interval,
+    ``components`` the same for each component both runs have (alignment and coverage, or QA
+    and conciseness), ``pass_rate`` the change in the pass rate with McNemar's exact test. The
+    figures cover the matched cases scored in both runs; the others are listed
+    (``failed_base``, ``failed_candidate``, ``unmatched_base``, ``unmatched_candidate``).
+    """
+
+    base_name: str
+    candidate_name: str
+    cases: list[CaseChange]
+    unmatched_base: list[RunCase]
+    unmatched_candidate: list[RunCase]
+    matched_by: str
+    score: MetricChange
+    components: dict[str, MetricChange]
+    pass_rate: PassRateChange
+    seed: int
+    resamples: int
+    tolerance: float = 0.0
+    top: float = 1.0
+    source_changed: list[Any] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ counts and lists
+
+    @property
+    def matched(self) -> int:
+        return len(self.cases)
+
+    @property
+    def paired(self) -> int:
+        """Matched cases scored in both runs: the ones the figures are over."""
+        return self.score.difference.n
+
+    def _ids(self, status: str) -> list[Any]:
+        return [c.id for c in self.cases if c.status == status]
+
+    @property
+    def improved(self) -> list[Any]:
+        return self._ids("improved")
+
+    @property
+    def regressed(self) -> list[Any]:
+        return self._ids("regressed")
+
+    @property
+    def unchanged(self) -> list[Any]:
+        return self._ids("unchanged")
+
+    @property
+    def failed_base(self) -> list[Any]:
+        """Ids of matched cases the base run did not score (their ``error`` says why)."""
+        return [c.id for c in self.cases if not c.base.scored]
+
+    @property
+    def failed_candidate(self) -> list[Any]:
+        return [c.id for c in self.cases if not c.candidate.scored]
+
+    def regressions(self) -> list[CaseChange]:
+        """The regressed cases, the biggest drop first (ties in base order)."""
+        return sorted(
+            (c for c in self.cases if c.status == "regressed"), key=lambda c: c.difference
+        )
+
+    def improvements(self) -> list[CaseChange]:
+        """The improved cases, the biggest gain first."""
+        return sorted(
+            (c for c in self.cases if c.status == "improved"), key=lambda c: -c.difference
+        )
+
+    # ------------------------------------------------------------------ the verdict
+
+    def worse(self, min_effect: float = 0.0) -> bool:
+        """The CI gate: True when the interval says the candidate's mean score is lower by more
+        than ``min_effect`` (its upper end is below ``-min_effect``), on at least
+        :data:`~summscore.comparison.stats.MIN_CASES` cases scored in both runs."""
+        d = self.score.difference
+        return d.n >= MIN_CASES and not math.isnan(d.high) and d.high < -min_effect
+
+    def verdict(self, min_effect: float = 0.0) -> Verdict:
+        """The headline: whether the candidate is worse, better or neither, in words."""
+        d = self.score.difference
+        level = f"{d.confidence:.0%} interval"
+        if d.n == 0:
+            return Verdict(
+                "nothing to compare", "No case was scored in both runs: nothing to compare."
+            )
+        if d.n < MIN_CASES:
+            return Verdict(
+                "too few cases",
+                f"Too few cases to tell: {d.n} scored in both runs, at least {MIN_CASES} are "
+                f"needed; the candidate's mean score is {_by(d.value)}.",
+            )
+        span = f"({level} {_fmt(-d.high)} to {_fmt(-d.low)})"
+        if d.high < 0:
+            text = f"The candidate is worse by {_fmt(-d.value)} {span}: likely a real regression."
+            if not self.worse(min_effect):
+                text = (
+                    f"The candidate is worse by {_fmt(-d.value)} {span}: likely real, but not "
+                    f"clearly by more than {min_effect:g} (the minimum effect)."
+                )
+            return Verdict("worse", text)
+        if d.low > 0:
+            span = f"({level} {_fmt(d.low)} to {_fmt(d.high)})"
+            return Verdict(
+                "better",
+                f"The candidate is better by {_fmt(d.value)} {span}: likely a real improvement.",
+            )
+        return Verdict(
+            "no clear difference",
+            f"No clear difference: the candidate's mean score is {_by(d.value)} ({level} "
+            f"{_by(d.low)} to {_by(d.high)}), within what noise gives.",
+        )
+
+    # ------------------------------------------------------------------ outputs
+
+    def to_dict(self, min_effect: float = 0.0) -> dict[str, Any]:
+        """The JSON object ``summscore compare --json`` prints (NaN as null)."""
+        d, p = self.score.difference, self.pass_rate
+        verdict = self.verdict(min_effect)
+        return {
+            "summscore_version": __version__,
+            "base": self.base_name,
+            "candidate": self.candidate_name,
+            "matched": self.matched,
+            "matched_by": self.matched_by,
+            "paired": self.paired,
+            "unmatched_base": [json_id(c.id) for c in self.unmatched_base],
+            "unmatched_candidate": [json_id(c.id) for c in self.unmatched_candidate],
+            "source_changed": [json_id(i) for i in self.source_changed],
+            "failed_base": [json_id(i) for i in self.failed_base],
+            "failed_candidate": [json_id(i) for i in self.failed_candidate],
+            "mean_base": finite(self.score.base_mean),
+            "mean_candidate": finite(self.score.candidate_mean),
+            "mean_difference": finite(d.value),
+            "ci_low": finite(d.low),
+            "ci_high": finite(d.high),
+            "confidence": d.confidence,
+            "pass_rate_base": finite(p.base),
+            "pass_rate_candidate": finite(p.candidate),
+            "pass_rate_difference": finite(p.difference.value),
+            "pass_rate_ci_low": finite(p.difference.low),
+            "pass_rate_ci_high": finite(p.difference.high),
+            "newly_failing": p.newly_failing,
+            "newly_passing": p.newly_passing,
+            "mcnemar_p": finite(p.p_value),
+            "components": {
+                name: {
+                    "mean_base": finite(m.base_mean),
+                    "mean_candidate": finite(m.candidate_mean),
+                    "difference": finite(m.difference.value),
+                    "ci_low": finite(m.difference.low),
+                    "ci_high": finite(m.difference.high),
+                    "cases": m.difference.n,
+                }
+                for name, m in self.components.items()
+            },
+            "improved": [json_id(i) for i in self.improved],
+            "regressed": [json_id(i) for i in self.regressed],
+            "unchanged": len(self.unchanged),
+            "verdict": verdict.kind,
+            "verdict_text": verdict.text,
+            "min_effect": min_effect,
+            "worse": self.worse(min_effect),
+            "worst_regressions": [c.to_dict() for c in self.regressions()[:WORST_LISTED]],
+            "best_improvements": [c.to_dict() for c in self.improvements()[:WORST_LISTED]],
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "tolerance": self.tolerance,
+            "settings_differences": list(self.differences),
+            "notes": list(self.notes),
+        }
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One flat dict per matched case: id, both scores, the difference, status, pass change,
+        the components of both runs, the evidence that changed, both reasons and errors."""
+        names = list(self.components)
+        records = []
+        for c in self.cases:
+            record = {
+                "id": c.id,
+                "base_score": c.base.score,
+                "candidate_score": c.candidate.score,
+                "difference": c.difference,
+                "status": c.status,
+                "pass_change": c.pass_change,
+            }
+            for name in names:
+                short = name.removesuffix("_score")
+                record[f"base_{short}"] = c.base.components.get(name, math.nan)
+                record[f"candidate_{short}"] = c.candidate.components.get(name, math.nan)
+            record.update(
+                new_unsupported_claims=list(c.new_unsupported_claims),
+                newly_missed_questions=list(c.newly_missed_questions),
+                base_reason=c.base.reason,
+                candidate_reason=c.candidate.reason,
+                base_error=c.base.error,
+                candidate_error=c.candidate.error,
+            )
+            records.append(record)
+        return records
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame``, one row per matched case (see :meth:`to_records`; needs
+        pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ImportError("to_pandas() needs pandas: pip install pandas") from exc
+        return pd.DataFrame.from_records(self.to_records())
+
+    def __repr__(self) -> str:
+        d = self.score.difference
+        return (
+            f"Comparison({self.paired} cases scored in both of {self.matched} matched, "
+            f"difference {d}, {len(self.regressed)} regressed, {len(self.improved)} improved: "
+            f"{self.verdict().kind})"
+        )
+
+    __str__ = __repr__
+
+
+def finite(value: Any) -> Any:
+    """NaN and infinities as None (strict JSON)."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def json_id(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    if isinstance(value, float):
+        return finite(value)
+    return str(value)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def _by(value: float) -> str:
+    """0.004 lower / 0.012 higher / the same."""
+    if abs(value) < 0.0005:
+        return (
+            "the same" if value == 0 else f"{abs(value):.4f} {'higher' if value > 0 else 'lower'}"
+        )
+    return f"{abs(value):.3f} {'higher' if value > 0 else 'lower'}"

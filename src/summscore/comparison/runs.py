@@ -1,0 +1,254 @@
+"""A run to compare: the cases of a results file (any format ``summscore score`` writes) or of
+results in memory, with what decides their numbers (preset, judge, prompt set, threshold, options).
+
+A results file of an A/B run (``--summary-column a,b``) holds several runs, one per summary
+column: :meth:`Run.column` takes one of them out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..files.writer import read_results
+from ..results import SummaryResult
+
+__all__ = ["COMPONENTS", "Run", "RunCase", "load_run"]
+
+COMPONENTS = ("qa_score", "conciseness_score", "alignment_score", "coverage_score")
+SETTINGS = ("preset", "judge", "model", "prompt_set", "threshold", "options")
+"""What decides a number: two runs that differ in one of them are not compared by default."""
+
+
+@dataclass(frozen=True)
+class RunCase:
+    """One case of a run, as a comparison reads it. ``score`` is NaN when the row was not scored
+    (``error`` says why); ``passed`` is None then."""
+
+    id: Any
+    score: float
+    passed: bool | None = None
+    error: str | None = None
+    components: Mapping[str, float] = field(default_factory=dict)
+    reason: str | None = None
+    unsupported_claims: tuple[str, ...] = ()
+    missed_questions: tuple[str, ...] = ()
+    source_fingerprint: str | None = None
+    summary_fingerprint: str | None = None
+    summary_column: str | None = None
+    position: int = 0  # its place in the run (0-based)
+
+    @property
+    def scored(self) -> bool:
+        return self.error is None and not math.isnan(self.score)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The cases of one run, in file order, and the settings found in them (for each of
+    :data:`SETTINGS`, the distinct values its rows carry; empty where no row says)."""
+
+    name: str
+    cases: list[RunCase]
+    settings: Mapping[str, tuple[Any, ...]]
+    versions: tuple[str, ...] = ()
+    positional_ids: bool = False  # ids are row numbers: they name places, not cases
+    top: float = 1.0  # the highest score (Mastra's scale)
+
+    @property
+    def columns(self) -> list[str]:
+        """The summary columns the run's rows were scored from, in order of first appearance."""
+        found = dict.fromkeys(c.summary_column for c in self.cases if c.summary_column)
+        return list(found)
+
+    def column(self, name: str) -> Run:
+        """The cases scored from summary column ``name`` (an A/B results file)."""
+        if name not in self.columns:
+            known = ", ".join(self.columns) or "none recorded"
+            raise ValueError(f"{self.name}: no results for summary column {name!r} ({known})")
+        chosen = [c for c in self.cases if c.summary_column == name]
+        return replace(
+            self,
+            name=f"{self.name} [{name}]",
+            cases=[replace(c, position=i) for i, c in enumerate(chosen)],
+        )
+
+
+def load_run(source: Any, *, name: str | None = None) -> Run:
+    """A run from a results file's path, a list of :class:`~summscore.SummaryResult` (what
+    ``score_many`` returns), a list of results-file records (dicts) or a pandas DataFrame of
+    them. Raises ValueError for anything else, or a file that is not a results file."""
+    if isinstance(source, Run):
+        return source if name is None else replace(source, name=name)
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            records = list(read_results(path))
+        except (OSError, ValueError, ImportError) as exc:
+            raise ValueError(f"{path}: cannot read results ({exc})") from None
+        if records and not {"id", "score"} <= set(records[0]):
+            raise ValueError(f"{path}: not a summscore results file (no 'id' and 'score')")
+        return _from_records(records, name or str(path))
+    if hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
+        return _from_records(source.to_dict("records"), name or "dataframe")
+    if isinstance(source, Iterable) and not isinstance(source, (bytes, Mapping)):
+        items = list(source)
+        if all(isinstance(item, SummaryResult) for item in items):
+            return _from_results(items, name or "results")
+        if all(isinstance(item, Mapping) for item in items):
+            return _from_records(items, name or "records")
+    raise ValueError(
+        "compare() takes a results file's path, a list of SummaryResult, a list of results "
+        f"records or a pandas DataFrame, got {type(source).__name__}"
+    )
+
+
+def _from_results(results: list[SummaryResult], name: str) -> Run:
+    cases = []
+    for position, r in enumerate(results):
+        cases.append(
+            RunCase(
+                id=position if r.id is None else r.id,
+                score=r.score if r.ok else math.nan,
+                passed=None if not r.ok else _passed(r.success, r.score, r.threshold, 1.0),
+                error=r.error or (None if r.ok else "no score"),
+                components={k: v for k, v in r.components().items() if math.isfinite(v)},
+                reason=r.reason,
+                unsupported_claims=tuple(c.claim for c in r.unsupported_claims),
+                missed_questions=tuple(r.missed_questions),
+                position=position,
+            )
+        )
+    settings = {
+        "preset": _distinct(r.preset for r in results),
+        "judge": _distinct(r.judge for r in results),
+        "model": (),
+        "prompt_set": _distinct(r.prompt_set for r in results),
+        "threshold": _distinct(r.threshold for r in results),
+        "options": (),
+    }
+    return Run(name, cases, settings)
+
+
+def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:
+    options = [_options(r.get("options")) for r in records]
+    scale = next((o["scale"] for o in options if o and "scale" in o), None)
+    presets = _distinct(_text(r.get("preset")) for r in records)
+    top = float(scale) if presets == ("mastra",) and isinstance(scale, (int, float)) else 1.0
+    cases = []
+    for position, record in enumerate(records):
+        score = _number(record.get("score"))
+        error = _text(record.get("error"))
+        scored = error is None and score is not None and math.isfinite(score)
+        threshold = _number(record.get("threshold"))
+        success = _truth(record.get("success"))
+        cases.append(
+            RunCase(
+                id=_plain_id(record.get("id"), position),
+                score=score if scored and score is not None else math.nan,
+                passed=_passed(success, score, threshold, top) if scored else None,
+                error=None if scored else error or "no score",
+                components={
+                    n: v
+                    for n in COMPONENTS
+                    if (v := _number(record.get(n))) is not None and math.isfinite(v)
+                },
+                reason=_text(record.get("reason")),
+                unsupported_claims=_texts(record.get("unsupported_claims")),
+                missed_questions=_texts(record.get("missed_questions")),
+                source_fingerprint=_text(record.get("source_fingerprint")),
+                summary_fingerprint=_text(record.get("summary_fingerprint")),
+                summary_column=_text(record.get("summary_column")),
+                position=position,
+            )
+        )
+    settings = {
+        "preset": presets,
+        "judge": _distinct(_text(r.get("judge")) for r in records),
+        "model": _distinct(_text(r.get("model")) for r in records),
+        "prompt_set": _distinct(_text(r.get("prompt_set")) for r in records),
+        "threshold": _distinct(_number(r.get("threshold")) for r in records),
+        "options": _distinct(json.dumps(o, sort_keys=True) for o in options if o is not None),
+    }
+    # A file that records where its ids came from: none named, so they are row numbers.
+    positional = bool(records) and all(
+        "id_column" in r and _text(r.get("id_column")) is None for r in records
+    )
+    versions = _distinct(_text(r.get("summscore_version")) for r in records)
+    return Run(name, cases, settings, versions, positional, top)
+
+
+def _distinct(values: Iterable[Any]) -> tuple[Any, ...]:
+    return tuple(dict.fromkeys(v for v in values if v is not None))
+
+
+def _passed(success: bool | None, score: float | None, threshold: float | None, top: float) -> bool:
+    if success is not None:
+        return success
+    mark = threshold if threshold is not None else top / 2
+    return score is not None and score >= mark
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _number(value: Any) -> float | None:
+    if _missing(value) or isinstance(value, bool) or value == "":
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _text(value: Any) -> str | None:
+    if _missing(value) or value == "":
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _truth(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if hasattr(value, "item") and isinstance(value.item(), bool):  # numpy.bool_
+        return bool(value.item())
+    return None
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):  # a CSV cell, or a DataFrame read from one
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return (value,)
+    if hasattr(value, "tolist"):  # numpy arrays from Parquet list columns
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return tuple(v for v in value if isinstance(v, str))
+    return ()
+
+
+def _options(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return dict(value) if isinstance(value, Mapping) else None
+
+
+def _plain_id(value: Any, position: int) -> Any:
+    if _missing(value):
+        return position
+    if hasattr(value, "item"):  # numpy scalars from a DataFrame
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # a CSV cell read as 3.0 by pandas
+    return value
