@@ -1,9 +1,9 @@
 """The systems ``throughput.py --faces`` times: each framework's own evaluation loop with its own
 summarization metric ("upstream") and with summscore's face, and the core's ``score_many`` on
 the same cases. Every runner takes ``(url, cases)`` (the compat judge server's base URL, the
-cases) and returns how many rows failed. A face asks the judge through an ``AsyncOpenAI`` client
-(adaptive request limit, no ``max_concurrency``); so does ``score_many`` here, so that its 429
-count is the one to compare a face's with.
+cases) and returns how many rows failed. A face is given ``scorer=`` a scorer over an
+``AsyncOpenAI`` client (adaptive request limit, no ``max_concurrency``), built as ``score_many``'s
+is here, so that its 429 count is the one to compare a face's with.
 
 Which loop runs how many rows at once is the framework's default: ragas ``evaluate()`` 16
 workers, deepeval ``evaluate()`` 20 test cases, MLflow ``genai.evaluate()`` its worker threads
@@ -120,10 +120,12 @@ def mlflow_evaluate(preset: str) -> Runner:
         from summscore.mlflow import Summarization
 
         store = tempfile.mkdtemp(prefix="summscore-bench-mlflow-")
-        os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"
+        os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"  # mlflow-skinny has no SQL store
+        os.environ["MLFLOW_TRACKING_URI"] = f"file://{store}"
         mlflow.set_tracking_uri(f"file://{store}")
+        mlflow.set_experiment("summscore-bench")
         data = [{"inputs": {"document": c.source}, "outputs": c.summary} for c in cases]
-        scorer = Summarization(llm=_client(url), model=MODEL, preset=preset)
+        scorer = Summarization(scorer=_scorer(url, preset))
         table = mlflow.genai.evaluate(data=data, scorers=[scorer]).result_df
         return int(table["summarization/value"].isna().sum())
 
@@ -139,9 +141,7 @@ def opik_evaluate(preset: str) -> Runner:
         result = opik.evaluate_on_dict_items(
             items=[{"input": c.source, "summary": c.summary} for c in cases],
             task=lambda item: {"output": item["summary"]},
-            scoring_metrics=[
-                Summarization(llm=_client(url), model=MODEL, preset=preset, track=False)
-            ],
+            scoring_metrics=[Summarization(scorer=_scorer(url, preset), track=False)],
         )
         return sum(1 for t in result.test_results for s in t.score_results if s.scoring_failed)
 
@@ -165,7 +165,7 @@ def inspect_eval(preset: str) -> Runner:
         task = Task(
             dataset=[Sample(input=c.source, id=str(i)) for i, c in enumerate(cases)],
             solver=generate(),
-            scorer=summarization(llm=_client(url), model=MODEL, preset=preset),
+            scorer=summarization(scorer=_scorer(url, preset)),
             model=get_model("mockllm/model", custom_outputs=outputs),
         )
         [log] = eval(
@@ -193,7 +193,7 @@ def langsmith_evaluate(preset: str) -> Runner:
         results = evaluate(
             lambda inputs: {"summary": summaries[inputs["n"]]},
             data=examples,
-            evaluators=[Summarization(llm=_client(url), model=MODEL, preset=preset)],
+            evaluators=[Summarization(scorer=_scorer(url, preset), source_key="article")],
             upload_results=False,
             client=Client(api_key="offline", api_url="http://127.0.0.1:9"),
         )
@@ -215,7 +215,7 @@ def braintrust_eval(preset: str) -> Runner:
             "summscore-bench",
             data=[braintrust.EvalCase(input=c.source, expected=c.summary) for c in cases],
             task=lambda input, hooks: hooks.expected,
-            scores=[Summarization(llm=_client(url), model=MODEL, preset=preset)],
+            scores=[Summarization(scorer=_scorer(url, preset))],
             no_send_logs=True,
         )
         return sum(
@@ -237,7 +237,7 @@ def phoenix_evaluate(preset: str) -> Runner:
         df = pd.DataFrame(
             {"input": [c.source for c in cases], "output": [c.summary for c in cases]}
         )
-        evaluator = SummarizationEvaluator(llm=_client(url), model=MODEL, preset=preset)
+        evaluator = SummarizationEvaluator(scorer=_scorer(url, preset))
         out = asyncio.run(
             async_evaluate_dataframe(dataframe=df, evaluators=[evaluator], hide_tqdm_bar=True)
         )

@@ -15,6 +15,7 @@ from summscore.cli.workers import (
     BYTES_PER_WORKER,
     available_cpus,
     choose_workers,
+    idle_cpus,
     input_bytes,
 )
 
@@ -32,7 +33,7 @@ def test_the_offline_judge_gets_a_worker_per_megabyte_up_to_the_cpus() -> None:
     assert choose_workers("lexical", 50 * BYTES_PER_WORKER, 1).workers == 1
     assert choose_workers("lexical", None, 8).workers == 1  # standard input
     choice = choose_workers("lexical", 2_135_177, 2)
-    assert "2.1 MB" in choice.reason and "2 CPUs" in choice.reason
+    assert "2.1 MB" in choice.reason and "2 idle CPUs" in choice.reason
 
 
 def test_the_cpus_are_the_affinity_mask_bounded_by_the_cgroup_quota(tmp_path: Path) -> None:
@@ -52,6 +53,16 @@ def test_the_cpus_are_the_affinity_mask_bounded_by_the_cgroup_quota(tmp_path: Pa
     (v1 / "cpu" / "cpu.cfs_quota_us").write_text("-1\n")  # unlimited
     assert available_cpus(v1, four) == 4
     assert available_cpus(tmp_path / "none", {5}) == 1
+
+
+def test_only_the_cpus_other_work_leaves_idle_count() -> None:
+    # Under a load average of 17 on 2 cores, --workers 2 ran 4,000 news rows at 1.00x one
+    # worker and 1,000 at 0.60x: on a busy machine more processes only queue.
+    assert idle_cpus(2, 0.3) == 2
+    assert idle_cpus(2, 1.0) == 1
+    assert idle_cpus(2, 17.0) == 1
+    assert idle_cpus(8, 2.5) == 6
+    assert idle_cpus(4, 0.0) == 4
 
 
 def test_the_input_is_measured_in_bytes_and_cut_to_the_limit(tmp_path: Path) -> None:
@@ -86,6 +97,7 @@ def test_score_without_workers_shards_a_large_file_where_cpus_allow(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cpus: int, expected: int | None
 ) -> None:
     monkeypatch.setattr(scorer_options, "available_cpus", lambda: cpus)
+    monkeypatch.setattr(scorer_options, "idle_cpus", lambda cpus: cpus)
     args = _args(_news(tmp_path / "news.jsonl", 4000))
     scorer = scorer_options.make_scorer(args)
     shards = scorer_options.make_shards(args, scorer)
@@ -100,6 +112,7 @@ def test_score_without_workers_keeps_one_process_for_a_short_file_or_an_explicit
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(scorer_options, "available_cpus", lambda: 8)
+    monkeypatch.setattr(scorer_options, "idle_cpus", lambda cpus: cpus)
     small = _args(_news(tmp_path / "small.jsonl", 200))
     assert scorer_options.make_shards(small, scorer_options.make_scorer(small)) is None
     limited = _args(_news(tmp_path / "news.jsonl", 4000), "--limit", "100")

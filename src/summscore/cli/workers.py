@@ -6,7 +6,9 @@ choice is made before the first row is scored, from a cheap probe:
 * the judge: only the offline judge (``--judge lexical``) is CPU-bound. An LLM judge waits on the
   network, where more processes gain nothing that more requests in flight do not (one process);
 * the CPUs this process may use: the affinity mask (``taskset``, a container's ``cpuset``) and a
-  cgroup CPU quota (``docker --cpus``), whichever is smaller, not the machine's core count;
+  cgroup CPU quota (``docker --cpus``), whichever is smaller, not the machine's core count; and
+  of those, the ones other work leaves idle (the CPUs less the one-minute load average, rounded
+  up): on a machine already busy, more processes only queue behind each other;
 * the text to score: the input file's size in bytes (JSONL, CSV and TSV are nearly all text),
   cut to ``--limit`` rows when given (the bytes a row takes, read off the file's first block).
   The offline judge's time grows with the text it reads; starting a worker (a new Python, the
@@ -23,7 +25,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["BYTES_PER_WORKER", "WorkersChoice", "available_cpus", "choose_workers", "input_bytes"]
+__all__ = [
+    "BYTES_PER_WORKER",
+    "WorkersChoice",
+    "available_cpus",
+    "choose_workers",
+    "idle_cpus",
+    "input_bytes",
+]
 
 # Input text per worker process. Measured with benchmarks/lexical_workers.py on 2 cores:
 # 4,000 rows of examples/news.jsonl's kind (2.1 MB) ran 1.3x faster with two workers, 4,000
@@ -55,6 +64,16 @@ def available_cpus(
     if quota is not None:
         cpus = min(cpus, max(1, math.floor(quota)))
     return cpus
+
+
+def idle_cpus(cpus: int, load: float | None = None) -> int:
+    """Of ``cpus``, those the one-minute load average leaves idle, rounded up (at least 1)."""
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # not Unix: assume idle
+            load = 0.0
+    return max(1, min(cpus, math.ceil(cpus - load)))
 
 
 def _cgroup_quota(root: Path) -> float | None:
@@ -95,17 +114,18 @@ def input_bytes(path: str, limit: int | None = None) -> int | None:
 
 
 def choose_workers(judge: str, text_bytes: int | None, cpus: int) -> WorkersChoice:
-    """The ``--workers`` a run gets when none is given (see the module docstring)."""
+    """The ``--workers`` a run gets when none is given (see the module docstring); ``cpus`` are
+    the idle CPUs this process may use."""
     if judge != "lexical":
         return WorkersChoice(1, "an LLM judge waits on the network: one process")
     if text_bytes is None:
         return WorkersChoice(1, "input of unknown size (standard input): one process")
     if cpus < 2:
-        return WorkersChoice(1, "one CPU available: one process")
+        return WorkersChoice(1, "one idle CPU available: one process")
     workers = min(cpus, text_bytes // BYTES_PER_WORKER)
     megabytes = text_bytes / 1_000_000
     if workers < 2:
         return WorkersChoice(
             1, f"{megabytes:.1f} MB of input: too little to pay for starting workers"
         )
-    return WorkersChoice(workers, f"{megabytes:.1f} MB of input on {cpus} CPUs")
+    return WorkersChoice(workers, f"{megabytes:.1f} MB of input on {cpus} idle CPUs")
