@@ -6,11 +6,12 @@ cases) and returns how many rows failed. A face is given ``scorer=`` a scorer ov
 is here, so that its 429 count is the one to compare a face's with.
 
 Which loop runs how many rows at once is the framework's default: ragas ``evaluate()`` 16
-workers, deepeval ``evaluate()`` 20 test cases, MLflow ``genai.evaluate()`` its worker threads
-(``MLFLOW_GENAI_EVAL_MAX_WORKERS``, 10), Opik ``evaluate_on_dict_items`` its task threads (16),
-Inspect ``eval()`` its sample limit, LangSmith ``evaluate()`` its ``max_concurrency``, Braintrust
-``Eval`` its ``max_concurrency``, Phoenix ``async_evaluate_dataframe`` its concurrency (3 by
-default; see the table's notes).
+workers, deepeval ``evaluate()`` 20 test cases, MLflow ``genai.evaluate()`` 10 worker threads
+(``MLFLOW_GENAI_EVAL_MAX_WORKERS``), Opik ``evaluate_on_dict_items`` its task threads, Inspect
+``eval()`` its sample limit, LangSmith ``evaluate()`` one example at a time (``max_concurrency=0``),
+Braintrust ``Eval`` no limit, Phoenix ``async_evaluate_dataframe`` 3 rows (``concurrency``).
+A loop that judges fewer rows at once than the face could keeps it below ``score_many``, which
+has no such cap: that is the loop's limit, not the face's.
 """
 
 from __future__ import annotations
