@@ -8,7 +8,8 @@ Runs the command itself (``python -m summscore score FILE --out OUT --no-progres
 a fresh process each time, as a user does: the wall time includes starting the workers. One worker
 and N workers (default: the machine's cores) alternate, ``--repeats`` times each, so that both
 see the same load; the median of each is compared. Then the command with no ``--workers`` (the
-default) is timed the same way. Shapes: ``short``, the short news-like rows of cli_memory.py (64
+default) is timed the same way. Shapes: ``news`` (the default), examples/news.jsonl's rows over
+and over (the issue's "4,000 rows of the example kind"); ``short``, the short news-like rows of cli_memory.py (64
 sources with many summaries each: the issue's 4,000 short rows); ``long``, distinct ~500-word
 sources with a ~60-word summary each (lexical_speed.py's pairs). The scores of every run must be
 the same. ``--figures`` writes the table to docs/figures/lexical_workers_<shape>.md.
@@ -33,6 +34,17 @@ ROOT = HERE.parent
 
 def _write(path: Path, rows: int, shape: str) -> None:
     sys.path.insert(0, str(HERE))
+    if shape == "news":  # examples/news.jsonl's rows, over and over, each with an id of its own
+        examples = [
+            json.loads(line)
+            for line in (ROOT / "examples" / "news.jsonl").read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        ]
+        with path.open("w", encoding="utf-8") as handle:
+            for i in range(rows):
+                row = dict(examples[i % len(examples)], id=f"row-{i}")
+                handle.write(json.dumps(row) + "\n")
+        return
     if shape == "short":
         from cli_memory import _write_input
 
@@ -69,7 +81,7 @@ def _scores(out: Path) -> list[float | None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=4000)
-    parser.add_argument("--shape", choices=("short", "long"), default="short")
+    parser.add_argument("--shape", choices=("news", "short", "long"), default="news")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--preset", default="ragas", choices=("ragas", "deepeval", "mastra"))

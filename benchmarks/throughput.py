@@ -22,14 +22,16 @@ beat: max(dependent rounds x latency, fewest calls x latency / cap). Upstream pa
 their defaults (ragas: 16 workers; deepeval: 20 test cases at once). Needs the ragas and deepeval
 extras; takes a few minutes.
 
-``--faces`` compares summscore's faces inside upstream's own loops with upstream's own metric in
-the same loop: ``ragas.evaluate()`` with ragas' ``SummarizationScore`` and with
-``summscore.ragas.SummarizationScore``, ``deepeval.evaluate()`` with deepeval's
-``SummarizationMetric`` and with ``summscore.deepeval.SummarizationMetric``. One run cannot tell a
-regression from noise, so each upstream/face pair runs ``--repeats`` times (at least 3),
-interleaved (upstream first in odd repeats, the face first in even ones), and the table gives the
-median of the per-pair ratios (upstream seconds / face seconds: above 1, the face is faster) with
-their spread. ``--figures`` writes it to docs/figures/faces_in_loops.md.
+``--faces`` times each face inside its framework's own evaluation loop (benchmarks/loop_runners.py):
+against the framework's own summarization metric in the same loop (``ragas.evaluate()`` with
+ragas' ``SummarizationScore``, ``deepeval.evaluate()`` with deepeval's ``SummarizationMetric``) or,
+for a framework without one (MLflow, Opik, Inspect, LangSmith, Braintrust, Phoenix), against the
+core's ``score_many`` on the same cases; and it counts the 429s each meets beside ``score_many``'s
+(the adaptive limit, as the faces use it). One run cannot tell a regression from noise, so each
+row's systems run ``--repeats`` times (at least 3), interleaved (the order rotates each repeat),
+and the table gives the median of the per-repeat ratios (upstream seconds / face seconds: above
+1, the face is faster) with their spread. ``--figures`` writes it to
+docs/figures/faces_in_loops.md.
 """
 
 from __future__ import annotations
@@ -49,9 +51,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 
+import loop_runners
 from compat.corpus import CASES, Case
 from compat.judge_server import Faults, JudgeServer
 
@@ -152,24 +156,6 @@ def summscore_runner(preset: str, cap: int) -> Runner:
     return run
 
 
-def ragas_evaluate(url: str, cases: list[Case]) -> int:
-    import openai
-    from ragas import EvaluationDataset, SingleTurnSample, evaluate
-    from ragas.llms import llm_factory
-    from ragas.metrics._summarization import SummarizationScore
-
-    llm = llm_factory(MODEL, client=openai.AsyncOpenAI(base_url=url, api_key=KEY))
-    dataset = EvaluationDataset(
-        samples=[
-            SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary) for c in cases
-        ]
-    )
-    frame = evaluate(
-        dataset, metrics=[SummarizationScore()], llm=llm, show_progress=False
-    ).to_pandas()
-    return int(frame["summary_score"].isna().sum())
-
-
 def ragas_abatch_score(url: str, cases: list[Case]) -> int:
     import openai
     from ragas.llms import llm_factory
@@ -185,101 +171,58 @@ def ragas_abatch_score(url: str, cases: list[Case]) -> int:
     return sum(r.value is None for r in results)
 
 
-def deepeval_evaluate(url: str, cases: list[Case]) -> int:
-    from deepeval import evaluate
-    from deepeval.evaluate.configs import DisplayConfig, ErrorConfig
-    from deepeval.metrics import SummarizationMetric
-    from deepeval.models import GPTModel
-    from deepeval.test_case import LLMTestCase
-
-    model = GPTModel(model=MODEL, base_url=url, api_key=KEY)
-    result = evaluate(
-        test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
-        metrics=[SummarizationMetric(model=model)],
-        display_config=DisplayConfig(print_results=False, show_indicator=False),
-        error_config=ErrorConfig(ignore_errors=True),  # a row that fails is counted, not fatal
-    )
-    return sum(1 for row in result.test_results for data in row.metrics_data or [] if data.error)
-
-
-def ragas_face_evaluate(url: str, cases: list[Case]) -> int:
-    """``ragas.evaluate()`` as ragas_evaluate runs it, with summscore's face as the metric."""
-    import openai
-    from ragas import EvaluationDataset, SingleTurnSample, evaluate
-    from ragas.llms import llm_factory
-
-    from summscore.ragas import SummarizationScore
-
-    llm = llm_factory(MODEL, client=openai.AsyncOpenAI(base_url=url, api_key=KEY))
-    dataset = EvaluationDataset(
-        samples=[
-            SingleTurnSample(reference_contexts=list(c.contexts), response=c.summary) for c in cases
-        ]
-    )
-    frame = evaluate(
-        dataset, metrics=[SummarizationScore()], llm=llm, show_progress=False
-    ).to_pandas()
-    return int(frame["summary_score"].isna().sum())
-
-
-def deepeval_face_evaluate(url: str, cases: list[Case]) -> int:
-    """``deepeval.evaluate()`` as deepeval_evaluate runs it, with summscore's face as the metric."""
-    from deepeval import evaluate
-    from deepeval.evaluate.configs import DisplayConfig, ErrorConfig
-    from deepeval.models import GPTModel
-    from deepeval.test_case import LLMTestCase
-
-    from summscore.deepeval import SummarizationMetric
-
-    model = GPTModel(model=MODEL, base_url=url, api_key=KEY)
-    result = evaluate(
-        test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
-        metrics=[SummarizationMetric(model=model)],
-        display_config=DisplayConfig(print_results=False, show_indicator=False),
-        error_config=ErrorConfig(ignore_errors=True),
-    )
-    return sum(1 for row in result.test_results for data in row.metrics_data or [] if data.error)
-
-
-FACE_PAIRS = (
-    ("ragas evaluate()", ragas_evaluate, ragas_face_evaluate),
-    ("deepeval evaluate()", deepeval_evaluate, deepeval_face_evaluate),
-)
-
-
 def faces_in_loops(
     server: Server, shapes: list[tuple[int, int]], repeats: int, loops: tuple[str, ...] = ()
 ) -> str:
-    """The faces against upstream's metric in upstream's loop (those of ``loops``, a prefix of
-    the loop's name; every loop when empty): a markdown table."""
+    """Each face in its framework's loop against the framework's own metric in the same loop
+    (``score_many`` where it has none), and ``score_many`` for the 429 count (those of
+    ``loops``, a prefix of the loop's name; every loop when empty): a markdown table."""
     import statistics
 
     lines = [
-        f"{repeats} interleaved runs of each pair; ratio = upstream seconds / face seconds "
-        "(above 1: the face is faster), median (min-max)",
+        f"{repeats} interleaved repeats of each row (the order rotates each repeat); ratio = "
+        "upstream seconds / face seconds (above 1: the face is faster), median (min-max) of "
+        "the per-repeat ratios; 429s = median rate-limited answers per run; upstream is the "
+        f"framework's own summarization metric, or score_many (preset {loop_runners.PRESET!r}) "
+        "where the "
+        "framework has none",
         "",
-        "| shape | loop | upstream s | face s | ratio | judge calls (upstream / face) | failed |",
+        "| shape | loop | upstream | ratio | 429s: upstream / face / score_many "
+        "| judge calls: upstream / face | failed rows: upstream / face |",
         "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for sources, summaries in shapes:
         cases = make_cases(sources, summaries)
-        for loop, upstream, face in FACE_PAIRS:
-            if loops and not loop.startswith(loops):
+        for loop, upstream, face, many in loop_runners.loops():
+            if loops and not loop.lower().startswith(loops):
                 continue
-            runs: dict[str, list[Row]] = {"upstream": [], "face": []}
+            systems = {"upstream": upstream, "face": face}
+            if many is not upstream:
+                systems["score_many"] = many
+            runs: dict[str, list[Row]] = {name: [] for name in systems}
+            names = list(systems)
             for repeat in range(repeats):
-                order = [("upstream", upstream), ("face", face)]
-                for name, run in order if repeat % 2 == 0 else order[::-1]:
-                    runs[name].append(measure(server, f"{name} in {loop}", "", run, cases))
+                order = names[repeat % len(names) :] + names[: repeat % len(names)]
+                for name in order:
+                    runs[name].append(
+                        measure(server, f"{name} in {loop}", "", systems[name], cases)
+                    )
+            if "score_many" not in runs:
+                runs["score_many"] = runs["upstream"]
             ratios = [u.seconds / f.seconds for u, f in zip(runs["upstream"], runs["face"])]
-            med = {k: statistics.median(r.seconds for r in v) for k, v in runs.items()}
+            rejected = {k: statistics.median(r.rejected for r in v) for k, v in runs.items()}
             calls = {k: statistics.median(r.calls for r in v) for k, v in runs.items()}
             failed = {k: sum(r.failed for r in v) for k, v in runs.items()}
+            errors = {r.error for v in runs.values() for r in v if r.error}
+            name = "score_many" if upstream is many else "own metric"
             lines.append(
-                f"| {sources} x {summaries} | {loop} | {med['upstream']:.2f} | {med['face']:.2f} "
-                f"| {statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
-                f"{calls['upstream']:.0f} / {calls['face']:.0f} | "
-                f"{failed['upstream']} / {failed['face']} |"
+                f"| {sources} x {summaries} | {loop} | {name} | "
+                f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
+                f"{rejected['upstream']:.0f} / {rejected['face']:.0f} / "
+                f"{rejected['score_many']:.0f} | {calls['upstream']:.0f} / {calls['face']:.0f} | "
+                f"{failed['upstream']} / {failed['face']}"
+                + (f" (stopped: {', '.join(sorted(errors))})" if errors else "")
+                + " |"
             )
             print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines)
@@ -404,9 +347,18 @@ def main() -> None:
     parser.add_argument(
         "--loops",
         nargs="*",
-        choices=("ragas", "deepeval"),
+        choices=(
+            "ragas",
+            "deepeval",
+            "mlflow",
+            "opik",
+            "inspect",
+            "langsmith",
+            "braintrust",
+            "phoenix",
+        ),
         default=[],
-        help="(--faces) only these frameworks' loops (default: both)",
+        help="(--faces) only these frameworks' loops (default: every one)",
     )
     parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
     parser.add_argument(
@@ -429,9 +381,9 @@ def main() -> None:
     ]
     if args.only == "all":
         systems += [
-            ("ragas evaluate()", "ragas", ragas_evaluate),
+            ("ragas evaluate()", "ragas", loop_runners.ragas_evaluate(face=False)),
             ("ragas abatch_score", "ragas", ragas_abatch_score),
-            ("deepeval evaluate()", "deepeval", deepeval_evaluate),
+            ("deepeval evaluate()", "deepeval", loop_runners.deepeval_evaluate(face=False)),
         ]
     print(
         f"compat judge server (own process): {args.latency * 1000:.0f} ms per answer "

@@ -151,20 +151,74 @@ def test_an_adaptive_limit_halves_once_per_burst_and_grows_back_slowly() -> None
         return [await limiter.acquire() for _ in range(n)]
 
     epochs = run_sync(fill(8))
-    limiter.rate_limited(epochs[0])
-    limiter.rate_limited(epochs[1])  # the same burst: sent before the cut
+    limiter.rate_limited(epochs[7])
+    limiter.rate_limited(epochs[6])  # the same burst: sent before the cut
     assert limiter.limit == 4
+    assert limiter.target == 6  # one below the lowest place refused (7th of 8 in flight)
     for _ in range(8):
         limiter.release()
-    for _ in range(4):
+    for _ in range(2):  # below the level the server took: one more per answer
         limiter.succeeded()
-    assert limiter.limit == 5
+    assert limiter.limit == 6
+    for _ in range(2 * 6 - 1):  # at it: one more per two rounds of answers
+        limiter.succeeded()
+    assert limiter.limit == 6
+    limiter.succeeded()
+    assert limiter.limit == 7
     later = run_sync(fill(1))
     limiter.rate_limited(later[0])  # sent after the cut: cut again
     assert limiter.limit == 1  # one in flight, halved: the floor is one
     fixed = RequestLimiter(8)
     fixed.rate_limited(0)
     assert fixed.limit == 8
+
+
+async def test_a_slot_granted_before_a_cut_belongs_to_the_burst_before_it() -> None:
+    # Waiters handed their slots together resume one by one; a 429 between the grant and a
+    # waiter's turn must not make that waiter's own 429 (same burst, same old limit) a second
+    # cut. It did: the epoch was read when the waiter resumed, and a burst of 32 immediate 429s
+    # cut a limit of 64 down to 1 (virtual-time run of score_many against a cap of 32).
+    limiter = RequestLimiter(2, adaptive=True, ceiling=8)
+    first = [await limiter.acquire() for _ in range(2)]
+    waiters = [asyncio.ensure_future(limiter.acquire()) for _ in range(2)]
+    await asyncio.sleep(0)
+    limiter.release()
+    limiter.release()  # both waiters granted now, under the limit of 2
+    limiter.rate_limited(first[0])  # a 429 from the first pair: cut to 1
+    assert (limiter.epoch, limiter.limit) == (1, 1)
+    for ticket in await asyncio.gather(*waiters):
+        limiter.rate_limited(ticket)
+    assert (limiter.epoch, limiter.limit) == (1, 1)
+
+
+def test_after_a_cut_the_limit_is_back_below_the_refused_level_in_one_round() -> None:
+    # A server that takes 32 at once refuses the 33rd. Additive growth took 16 rounds to get
+    # from 16 back to 32 (and the next probe, one round later, cut it again): in deepeval's
+    # loop the limit sat between 16 and 32, 0.75 of the server, about 1.4x the bound.
+    limiter = RequestLimiter(33, adaptive=True, ceiling=64)
+
+    async def fill(n: int) -> list[int]:
+        return [await limiter.acquire() for _ in range(n)]
+
+    tickets = run_sync(fill(33))
+    limiter.rate_limited(tickets[32])  # the 33rd refused: halve (protect the server) ...
+    assert (limiter.limit, limiter.target) == (16, 32)  # ... and remember where it said no
+    for _ in range(33):
+        limiter.release()
+    for _ in range(16):  # one round of answers at 16
+        limiter.succeeded()
+    assert limiter.limit == 32
+    for _ in range(2 * 32):  # then one probe past it after two rounds
+        limiter.succeeded()
+    assert limiter.limit == 33
+    tickets = run_sync(fill(33))
+    limiter.rate_limited(tickets[32])  # refused at the same level: the capacity is steady
+    assert (limiter.limit, limiter.target, limiter.probe) == (16, 32, 4)  # probed half as often
+    for _ in range(33):
+        limiter.release()
+    tickets = run_sync(fill(16))
+    limiter.rate_limited(tickets[12])  # the 13th refused: the capacity shrank, probe soon again
+    assert (limiter.limit, limiter.target, limiter.probe) == (8, 12, 2)
 
 
 async def test_a_cancelled_waiter_gives_its_slot_back() -> None:

@@ -6,11 +6,22 @@ binds to one loop, so this limiter keeps its count under a thread lock and wakes
 its own loop. Waiters are served first come, first served.
 
 With a fixed limit (the user set ``max_concurrency``) that is all. Without one the limit adapts
-to the server, as TCP does: until the server first answers 429 it grows by one with every
-successful request (doubling each round, TCP's slow start, so a framework loop that sends 16 or 20
-rows at once is not held at the starting limit); it halves when the server answers 429 to a request
-sent since the last cut (the other 429s of the same burst were caused by the old limit), and after
-that grows by one per limit's worth of successful requests, up to ``ceiling``.
+to the server, as TCP does:
+
+* until the server first answers 429 it grows by one with every successful request (doubling
+  each round, TCP's slow start, so a framework loop that sends 16 or 20 rows at once is not held
+  at the starting limit);
+* a 429 to a request granted since the last cut halves the limit (the other 429s of the same
+  burst were caused by the old limit) and the request waits its Retry-After (the sender's part);
+* each request remembers its place among those in flight when it was granted: a 429 says the
+  server refused that many, so the level to come back to is one below the lowest place refused in
+  the burst (TCP's ssthresh, measured instead of guessed). Below it the limit grows by one per
+  answer again, so a halving costs one round, not the 16 rounds additive growth takes from 16
+  back to 32;
+* at that level it probes one higher per ``probe`` rounds of answers (two at first). A 429 at
+  the same level again or higher (the server's capacity is steady) doubles ``probe``, up to
+  ``_MAX_PROBE`` rounds; one lower (the capacity shrank) starts it again at two. A steady server is probed a few
+  times a run, not every round, and every probe past it still halves the limit.
 """
 
 from __future__ import annotations
@@ -20,7 +31,25 @@ import threading
 from collections import deque
 from typing import Any
 
-__all__ = ["RequestLimiter"]
+__all__ = ["RequestLimiter", "Ticket"]
+
+# The longest wait between probes above a level the server refused, in rounds of answers.
+_MAX_PROBE = 16
+# ... and after a cut at a new level: one probe after two rounds.
+_FIRST_PROBE = 2
+
+
+class Ticket(int):
+    """What :meth:`RequestLimiter.acquire` returns: the epoch the slot was granted in (an int, as
+    :meth:`RequestLimiter.rate_limited` takes it back), and ``place``: how many requests were in
+    flight with it then, itself included."""
+
+    place: int
+
+    def __new__(cls, epoch: int, place: int) -> Ticket:
+        ticket = super().__new__(cls, epoch)
+        ticket.place = place
+        return ticket
 
 
 class RequestLimiter:
@@ -41,21 +70,25 @@ class RequestLimiter:
         self.in_flight = 0
         self.peak = 0
         self.epoch = 0  # how many times the limit was cut
+        self.target = 0  # after a cut: one below the lowest place the server refused
+        self.probe = _FIRST_PROBE  # rounds of answers between probes above the target
         self._successes = 0
-        self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
+        self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[Ticket]]] = deque()
         self._lock = threading.Lock()
 
-    async def acquire(self) -> int:
-        """Wait for a slot; return the epoch to give :meth:`rate_limited` if the request gets 429."""
+    async def acquire(self) -> Ticket:
+        """Wait for a slot; return the ticket to give :meth:`rate_limited` if the request gets
+        429."""
         loop = asyncio.get_running_loop()
         with self._lock:
             if self.in_flight < self.limit and not self._waiters:
-                self._take()
-                return self.epoch
-            future: asyncio.Future[None] = loop.create_future()
+                return self._take()
+            future: asyncio.Future[Ticket] = loop.create_future()
             self._waiters.append((loop, future))
         try:
-            await future
+            # Granted in the epoch and place of the grant: a cut between the grant and this
+            # task's turn was not caused by this request.
+            return await future
         except asyncio.CancelledError:
             with self._lock:
                 try:
@@ -67,7 +100,6 @@ class RequestLimiter:
             if granted and future.done() and not future.cancelled():
                 self.release()
             raise
-        return self.epoch
 
     def release(self) -> None:
         with self._lock:
@@ -80,24 +112,43 @@ class RequestLimiter:
             return
         with self._lock:
             self._successes += 1
-            # Slow start until the first 429 (epoch 0): one more slot per answer, so the limit
-            # doubles each round; after a cut, one more per limit's worth (congestion avoidance).
-            if self.limit < self.ceiling and (self.epoch == 0 or self._successes >= self.limit):
+            # Slow start until the first 429 (epoch 0) and below the target after a cut: one
+            # more slot per answer, so the limit doubles each round. At the target and above,
+            # one more per ``probe`` limit's worth of answers.
+            if self.limit < self.ceiling and (
+                self.epoch == 0
+                or self.limit < self.target
+                or self._successes >= self.limit * self.probe
+            ):
                 self._successes = 0
                 self.limit += 1
                 self._wake()
 
     def rate_limited(self, epoch: int) -> None:
-        """The server answered 429 to a request sent in ``epoch``: an adaptive limit halves,
-        once per burst."""
+        """The server answered 429 to a request granted in ``epoch`` (its :class:`Ticket`): an
+        adaptive limit halves, once per burst, and learns the level to come back to."""
         if not self.adaptive:
             return
+        place = getattr(epoch, "place", None)
         with self._lock:
+            if epoch == self.epoch - 1 and isinstance(place, int):
+                # Another 429 of the burst that caused the last cut: the server may have
+                # refused fewer than the first one said.
+                self.target = max(1, min(self.target, place - 1))
+                return
             if epoch != self.epoch:
                 return
+            refused = min(self.limit, self.in_flight)
+            # Where the server said no: this request's place, when it was granted, if lower.
+            level = min(refused, place) if isinstance(place, int) else refused
+            if self.epoch > 0 and level > self.target:
+                self.probe = min(2 * self.probe, _MAX_PROBE)  # steady: probe less often
+            else:
+                self.probe = _FIRST_PROBE
             self.epoch += 1
             self._successes = 0
-            self.limit = max(1, min(self.limit, self.in_flight) // 2)
+            self.target = max(1, level - 1)
+            self.limit = max(1, refused // 2)
 
     async def __aenter__(self) -> RequestLimiter:
         await self.acquire()
@@ -106,22 +157,23 @@ class RequestLimiter:
     async def __aexit__(self, *exc: Any) -> None:
         self.release()
 
-    def _take(self) -> None:
+    def _take(self) -> Ticket:
         self.in_flight += 1
         self.peak = max(self.peak, self.in_flight)
+        return Ticket(self.epoch, self.in_flight)
 
     def _wake(self) -> None:
         """Hand free slots to waiters, in order. Called with the lock held."""
         while self._waiters and self.in_flight < self.limit:
             loop, future = self._waiters.popleft()
-            self._take()
+            ticket = self._take()
             try:
-                loop.call_soon_threadsafe(self._grant, future)
+                loop.call_soon_threadsafe(self._grant, future, ticket)
             except RuntimeError:  # that loop is closed: nobody will take the slot
                 self.in_flight -= 1
 
-    def _grant(self, future: asyncio.Future[None]) -> None:
+    def _grant(self, future: asyncio.Future[Ticket], ticket: Ticket) -> None:
         if future.done():  # cancelled after it was handed the slot
             self.release()
         else:
-            future.set_result(None)
+            future.set_result(ticket)

@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import MissingExtraError
 from ..scorer import SummarizationScorer
 from .usage import UsageError
+from .workers import WorkersChoice, available_cpus, choose_workers, idle_cpus, input_bytes
 
 __all__ = ["add_scorer_options", "make_judge", "make_scorer", "make_shards", "release_judge"]
 
@@ -110,7 +111,8 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="processes for the offline lexical judge (score: default 1, see the docs; serve: "
+        help="processes for the offline lexical judge (score: chosen from the input size and the "
+        "CPUs, see the docs; serve: "
         "default 1, a process apart so that a long text never holds the server and "
         "--request-timeout can stop it); the numbers are the same with any N, e.g. --workers 2",
     )
@@ -203,8 +205,9 @@ def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> Summarizatio
 
 def make_shards(args: argparse.Namespace, scorer: SummarizationScorer) -> Any:
     """``score --workers N`` (N > 1) with the offline judge: a ShardedScorer whose N processes
-    each build this command's scorer; None for one worker or another judge."""
-    workers = _workers(args)
+    each build this command's scorer; None for one worker or another judge. Without
+    ``--workers``, N is chosen from the input's size and the CPUs (see cli/workers.py)."""
+    workers = _workers(args) if args.workers is not None else auto_workers(args).workers
     if args.judge != "lexical" or workers < 2:
         return None
     from ..files.shards import ShardedScorer
@@ -222,6 +225,12 @@ def release_judge(scorer: SummarizationScorer, interrupted: bool = False) -> Non
     judge = scorer.llm
     if isinstance(judge, ProcessPoolJudge):
         judge.terminate() if interrupted else judge.close()
+
+
+def auto_workers(args: argparse.Namespace) -> WorkersChoice:
+    """``score`` without ``--workers``: the choice from a probe of the input and the CPUs."""
+    size = input_bytes(args.input, args.limit) if args.judge == "lexical" else None
+    return choose_workers(args.judge, size, idle_cpus(available_cpus()))
 
 
 def _workers(args: argparse.Namespace) -> int:

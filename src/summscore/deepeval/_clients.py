@@ -52,8 +52,4 @@ class PooledClientJudge(DeepEvalJudge):
         return model
 
     async def _agenerate(self, request: JudgeRequest) -> Any:
-        model = self._for_this_loop()
-        method = getattr(model, "a_generate_with_schema", None)
-        if method is not None:
-            return await method(request.prompt, schema=request.schema)
-        return await model.a_generate(request.prompt, schema=request.schema)
+        return await self._agenerate_on(self._for_this_loop(), request)
