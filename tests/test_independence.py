@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import sys
 import time
@@ -185,8 +186,6 @@ def test_a_log_record_made_while_a_case_does_the_shared_work_masks_that_cases_ke
 ) -> None:
     """Shared work is masked with its source's keys; its log records keep the keys of the case
     doing it masked too (a log is no result: masking more there changes no score)."""
-    import logging
-
     logger = logging.getLogger("summscore.test_independence")
 
     def judge(prompt: str, schema: Any) -> Any:
