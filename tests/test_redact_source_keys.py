@@ -124,12 +124,14 @@ def test_a_reply_cached_unmasked_is_masked_when_it_is_read(
 ) -> None:
     """A cache written before a key of the case was recognised as one (an older version, or a
     reply stored outside a case) is masked again as it is read."""
-    import summscore.scorer as scorer_module
+    import summscore.calls.sender as sender_module
 
     calls: list[str] = []
+    prompts: list[str] = []
 
     def judge(prompt: str, schema: Any) -> Any:
         calls.append(schema.__name__)
+        prompts.append(prompt)
         fields = schema.model_fields
         if "keyphrases" in fields:
             return {"keyphrases": ["Token", BODY]}
@@ -138,16 +140,21 @@ def test_a_reply_cached_unmasked_is_masked_when_it_is_read(
         return {"answers": ["1"]}
 
     source = f"Token {SK} leaked. It was rotated."
-    # First run: cases that know no keys, so the body is stored as the judge sent it.
+    # First run: replies masked as if no key were known, so the body is stored as the judge
+    # sent it (under the entry the case's requests look up).
     with monkeypatch.context() as patched:
-        patched.setattr(scorer_module, "case_keys", lambda *texts: case_keys())
+        patched.setattr(sender_module, "current_case_keys", frozenset)
         first = SummarizationScorer(FunctionJudge(judge), preset="ragas", reply_cache=tmp_path)
-        assert first.score(source, SUMMARY).keyphrases == ["Token", BODY]
+        assert first.score(source, SUMMARY).error is None
+    stored = "".join(p.read_text("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file())
+    assert BODY in stored
     asked = len(calls)
     again = SummarizationScorer(FunctionJudge(judge), preset="ragas", reply_cache=tmp_path)
     result = again.score(source, SUMMARY)
-    # The keyphrases came from the cache (masked, so the questions asked about them differ).
+    # The keyphrases came from the cache, masked: the questions were asked about "***" (the
+    # body is nowhere in what was asked but inside the source's key).
     assert "ExtractedKeyphrases" not in calls[asked:]
+    assert calls[asked:] and not any(BODY in p.replace(SK, "") for p in prompts[asked:])
     assert result.keyphrases == ["Token", "***"]
     assert not leaked(json.dumps(result.to_dict(), default=str))
 

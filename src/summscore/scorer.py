@@ -19,7 +19,7 @@ from .calls.sync import run_sync
 from .cases import DEFAULT_FIELDS, Case, FieldNames, check_questions, check_source, check_summary
 from .judges import Judge
 from .judges.pricing import check_judge_fits
-from .masking.replies import case_keys, redact_result
+from .masking.replies import case_error, case_keys, redact_result, shared_work
 from .masking.secrets import redact
 from .presets import Context, Preset, SourceWork, make_preset
 from .presets.base import summary_first
@@ -228,9 +228,18 @@ class SummarizationScorer:
         check_judge_fits(self.judge, checked_summary, field=fields.summary)
         questions = check_questions(assessment_questions, fields)
         # One source's requests may be kept together (see calls.affinity); a key any text of the case
-        # holds is masked in every reply about it (see masking.replies).
+        # holds is masked in every reply about the summary and in what the case puts out (its
+        # result, its error), never in the source-side work other cases share (see
+        # masking.replies): a score depends on its own case only.
+        failure: BaseException | None = None
         with case_affinity(text), case_keys(text, checked_summary, *(questions or ())):
-            return redact_result(await self._ascore_checked(text, checked_summary, questions))
+            try:
+                return redact_result(await self._ascore_checked(text, checked_summary, questions))
+            except Exception as exc:
+                failure = case_error(exc)
+                if failure is exc:
+                    raise
+        raise failure  # outside the handler: the unmasked error is not chained to it
 
     async def _ascore_checked(
         self, text: str, checked_summary: str, questions: tuple[str, ...] | None
@@ -240,9 +249,11 @@ class SummarizationScorer:
 
         async def prepare() -> SourceWork:
             source_log = CallLog()
-            work = await self._preset.prepare_source(
-                Context(self._caller, source_log, prompts), text, questions
-            )
+            # Shared by every case of this source: masked with the source's keys only.
+            with shared_work(text, *(questions or ())):
+                work = await self._preset.prepare_source(
+                    Context(self._caller, source_log, prompts), text, questions
+                )
             work.calls = source_log.usage.judge_calls
             work.warnings = list(source_log.warnings)
             log.usage.add(source_log.usage)

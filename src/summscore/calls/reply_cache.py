@@ -5,10 +5,13 @@ judge's identity (backend, model and the options sent with every request, such a
 not the server's address, so a local server restarted on another port keeps its cache) and
 version (:func:`judge_version`: for a judge whose answers come from code, such as the offline
 judge, a digest of that code and summscore's version, so an upgrade that changes the judge never
-serves the older judge's answers), the task, the prompt and the output schema asked for. Only replies that were used (parsed and accepted) are
-stored, so a re-run asks again what failed. Only the reply and its token counts are stored, never
-a credential. Reading is safe across threads and
-processes; a damaged or unwritable cache is reported once and then bypassed, never fatal.
+serves the older judge's answers), the task, the prompt, the output schema asked for, and the keys
+the reply was masked with (a case's keys, see :mod:`summscore.masking.replies`: the same request
+in a case with other keys is another entry, so that no case reads a reply masked for another).
+Only replies that were used (parsed and accepted) are stored, so a re-run asks again what failed.
+Only the reply and its token counts are stored, never a credential. Reading is safe across
+threads and processes; a damaged or unwritable cache is reported once and then bypassed, never
+fatal.
 
 Cache only judges that answer the same prompt the same way (temperature 0): a cached reply is
 returned as it was first given.
@@ -32,6 +35,7 @@ from pydantic import BaseModel
 
 from .._version import __version__
 from ..judges.base import JudgeReply, JudgeRequest
+from ..masking.replies import current_case_keys
 
 __all__ = ["ReplyCache", "cache_identity", "default_cache_dir", "judge_version"]
 
@@ -136,15 +140,20 @@ class ReplyCache:
 
     @staticmethod
     def key(identity: str, request: JudgeRequest, reads_prompts: bool) -> str:
-        """Everything that decides the reply, hashed. ``identity`` is :func:`cache_identity`."""
+        """Everything that decides the reply, hashed. ``identity`` is :func:`cache_identity`;
+        the keys of the case being scored (which the reply is masked with before it is kept)
+        are read from the context, as the masking reads them."""
         asked: Any = request.prompt if reads_prompts else dict(request.inputs)
-        payload = {
+        payload: dict[str, Any] = {
             "v": _SCHEMA_VERSION,
             "judge": identity,
             "task": request.task,
             "asked": asked,
             "schema": _schema_json(request.schema),
         }
+        masked = current_case_keys()
+        if masked:  # (absent when none: entries of cases without keys keep their keys)
+            payload["masked"] = sorted(masked)
         encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
         return hashlib.sha256(encoded.encode("utf-8")).hexdigest()
 

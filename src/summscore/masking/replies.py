@@ -5,6 +5,11 @@ Replies are data the scoring goes on with, so only what is surely a key is maske
 and environment secrets of :mod:`.secrets`, ``sk-`` style keys, and the keys written in the
 texts of the case the reply is about (:func:`case_keys`), in whole or in any ``WINDOW``-long
 piece: a judge may quote such a key without the prefix that makes it look like one.
+
+Work shared by several cases (the source side, done once per source) is masked with the keys of
+what it is about (:func:`shared_work`), never with those of the case that happens to do it: a
+score depends on its own case only. Each case then masks its own keys in what it puts out (its
+result, :func:`redact_result`; its error, :func:`case_error`).
 """
 
 from __future__ import annotations
@@ -16,17 +21,28 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from . import secrets as _core
-from .secrets import _MASK, _PATTERNS, _case_keys, _mask_known, _may_hold, current_case_keys
+from .secrets import (
+    _MASK,
+    _PATTERNS,
+    _case_keys,
+    _log_keys,
+    _mask_known,
+    _may_hold,
+    current_case_keys,
+    redact,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
 __all__ = [
+    "case_error",
     "case_keys",
     "current_case_keys",
     "keys_in",
     "redact_result",
     "redact_value",
     "request_keys",
+    "shared_work",
 ]
 
 
@@ -74,6 +90,51 @@ def case_keys(*texts: str) -> Iterator[None]:
         yield
     finally:
         _case_keys.reset(token)
+
+
+@contextlib.contextmanager
+def shared_work(*texts: str) -> Iterator[None]:
+    """Work done inside for every case with these ``texts`` (a source and its given questions):
+    replies, cache entries and error text are masked with the keys of ``texts`` alone, whichever
+    case does the work, so that they are the same for every case that uses them. Log records
+    made inside keep the surrounding case's keys masked too (a log is no result)."""
+    outer = _case_keys.get()
+    logged = _log_keys.get()
+    if outer:
+        logged = outer | logged if logged else outer
+    log_token = _log_keys.set(logged)
+    token = _case_keys.set(keys_in(*texts))
+    try:
+        yield
+    finally:
+        _case_keys.reset(token)
+        _log_keys.reset(log_token)
+
+
+def case_error(exc: BaseException) -> BaseException:
+    """``exc`` as the case being scored may raise it: ``exc`` itself when its text holds none of
+    the case's keys (:func:`case_keys`), else a copy with them masked. (A failure of shared work
+    reaches every case waiting on it as one object, masked for none of them: a copy, so that
+    one case's keys never change what another case reports.) The copy keeps the type, the
+    attributes and the traceback, not the exceptions chained to ``exc``."""
+    message = str(exc)
+    masked = redact(message)
+    if masked == message:
+        return exc
+    kind = type(exc)
+    try:  # not through __init__, whose parameters differ from class to class
+        twin = kind.__new__(kind)
+        twin.__dict__.update(vars(exc))
+        twin.args = (masked,)
+        shown = str(twin)
+    except Exception:  # an exception that cannot be built so, or shows more than its args
+        shown = None
+    if shown != masked:
+        twin = RuntimeError(masked)
+    twin.__cause__ = None
+    twin.__context__ = None
+    twin.__suppress_context__ = True
+    return twin.with_traceback(exc.__traceback__)
 
 
 def redact_result(result: M) -> M:

@@ -251,6 +251,13 @@ _case_keys: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextV
 )
 
 
+# Keys masked in log records only, beside the case's: those of the case whose task does work
+# shared by other cases (see replies.shared_work), whose own keys are the shared work's.
+_log_keys: contextvars.ContextVar[frozenset[str] | None] = contextvars.ContextVar(
+    "summscore_log_keys", default=None
+)
+
+
 def current_case_keys() -> frozenset[str] | None:
     """The keys of the case being scored in this task (None outside a case)."""
     return _case_keys.get()
@@ -259,9 +266,12 @@ def current_case_keys() -> frozenset[str] | None:
 def redact(text: str) -> str:
     """Return ``text`` with credentials masked (the keys of the case being scored included: an
     error may quote part of one)."""
+    return _redact(text, _case_keys.get())
+
+
+def _redact(text: str, case: frozenset[str] | None) -> str:
     if not text:
         return text
-    case = _case_keys.get()
     text = _mask_known(text, _known_secrets() | case if case else None)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
@@ -327,14 +337,19 @@ def _redact_record(record: logging.LogRecord) -> None:
         message = record.getMessage()
     except Exception:  # a broken format string: leave it to logging to report
         return
-    cleaned = redact(message)
+    keys = _case_keys.get()
+    extra = _log_keys.get()
+    if extra:
+        keys = extra | keys if keys else extra
+    cleaned = _redact(message, keys)
     if cleaned != message:
         record.msg = cleaned
         record.args = None
     if record.exc_info and record.exc_info[1] is not None:
-        record.exc_text = redact("".join(traceback.format_exception(*record.exc_info)).rstrip())
+        text = "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        record.exc_text = _redact(text, keys)
     if record.stack_info:
-        record.stack_info = redact(record.stack_info)
+        record.stack_info = _redact(record.stack_info, keys)
 
 
 install_log_redaction()

@@ -28,6 +28,7 @@ from ..formulas import (
     deepeval_graded_alignment,
     deepeval_normalize_verdict,
 )
+from ..masking.replies import shared_work
 from ..prompts.replies import (
     ClaimsReply,
     ReasonReply,
@@ -84,9 +85,12 @@ class DeepEvalSource(SourceWork):
     async def source_answers(self, ctx: Context, text: str) -> list[str]:
         async def ask() -> tuple[list[str], CallLog]:
             log = CallLog()
-            answers = await Context(ctx.caller, log, ctx.prompts).answers(
-                text, self.questions, YES_NO
-            )
+            # Asked for whichever summary needs them first, used by all: masked with the keys
+            # of the source and its questions only (see masking.replies).
+            with shared_work(text, *self.questions):
+                answers = await Context(ctx.caller, log, ctx.prompts).answers(
+                    text, self.questions, YES_NO
+                )
             return answers, log
 
         (answers, log), reused = await self.answered.get_or_compute("answers", ask)
