@@ -50,6 +50,7 @@ from ._openai_sdk import (
 )
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 __all__ = ["OpenAIJudge"]
 
@@ -126,6 +127,7 @@ class OpenAIJudge:
         return self._format
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name, self.base_url)
         messages = []
         if self.system_prompt:
             messages.append({"role": "system", "content": self.system_prompt})
