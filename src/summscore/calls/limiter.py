@@ -46,7 +46,7 @@ class RequestLimiter:
         self._lock = threading.Lock()
 
     async def acquire(self) -> int:
-        """Wait for a slot; return the epoch to give :meth:`rate_limited` if the request gets 429."""
+        """Wait for a slot; return the epoch to give ``rate_limited`` if the request gets 429."""
         loop = asyncio.get_running_loop()
         with self._lock:
             if self.in_flight < self.limit and not self._waiters:

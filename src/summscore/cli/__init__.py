@@ -2,9 +2,9 @@
 
     summscore score examples/news.jsonl --report summscore-out/news.html
 
-The command line is built in :mod:`.parser`, the scoring options shared with ``serve`` turned
-into a scorer in :mod:`.scorer_options`, and the ``score`` command runs in :mod:`.score`; the
-service behind ``serve`` lives in :mod:`summscore.serve`.
+The command line is built in ``parser``, the scoring options shared with ``serve`` turned
+into a scorer in ``scorer_options``, and the ``score`` command runs in ``score``; the
+service behind ``serve`` lives in ``summscore.serve``.
 """
 
 from __future__ import annotations

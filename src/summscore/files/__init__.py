@@ -1,10 +1,10 @@
 """Reading and writing files: the CLI's, the service's and Ray's shared input and output.
 
-Raw records from JSONL, JSON, CSV, TSV, Parquet and Excel (:mod:`.records`, :mod:`.xlsx`,
-:mod:`.raw`); rows with their source, summary and id (:mod:`.datasets`); the results file
-(:mod:`.writer`), ``--resume`` (:mod:`.resume`) and the fingerprint that says what a result was
-scored from (:mod:`.fingerprint`); a run's statistics in constant memory (:mod:`.run_stats`); and
-the job that scores a file end to end (:mod:`.job`).
+Raw records from JSONL, JSON, CSV, TSV, Parquet and Excel (``records``, ``xlsx``,
+``raw``); rows with their source, summary and id (``datasets``); the results file
+(``writer``), ``--resume`` (``resume``) and the fingerprint that says what a result was
+scored from (``fingerprint``); a run's statistics in constant memory (``run_stats``); and
+the job that scores a file end to end (``job``).
 
 May import the scorer, the report and everything below them; never a face, the CLI or the service.
 """

@@ -57,7 +57,7 @@ def output_row(
     fingerprint: str | None = None,
 ) -> dict[str, Any]:
     """One output record: id, score, components, reason, error, evidence and provenance
-    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`)."""
+    (``fingerprint``: what the row was scored from, see ``fingerprint``)."""
     usage = result.usage
     return {
         "id": finite(row_id),
