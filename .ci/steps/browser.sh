@@ -2,7 +2,9 @@
 # The HTML report in a real headless browser: Debian's chromium + chromium-driver, driven by
 # selenium (a dev dependency). Runs tests marked `browser`; leaves summscore-out/report-420.png
 # and summscore-out/report-420-cases.png (a phone-width screen) and summscore-out/first-run.png (the
-# report of the README's first command: flawed examples fail, faithful ones pass) as artifacts. About 1-2 minutes with the apt install
+# report of the README's first command: flawed examples fail, faithful ones pass) as artifacts, and
+# redraws the documentation's pictures of that report, docs/images/report.png and
+# report-cases.png (commit them when they change). About 1-2 minutes with the apt install
 # (chromium is ~100 MB), about 20 s of tests.
 set -euo pipefail
 
@@ -17,3 +19,5 @@ fi
 .venv/bin/python -m pytest -q -p no:cacheprovider -m browser -rs --fail-on-skip tests/test_report_browser.py
 test -s summscore-out/report-420.png
 test -s summscore-out/first-run.png
+test -s docs/images/report.png
+test -s docs/images/report-cases.png
