@@ -59,8 +59,8 @@ _TITLE = re.compile(r'title="([^"]*)"')
 # A title that says the block is no script: it continues an earlier block, or awaits at top level.
 _NOT_A_SCRIPT = re.compile(r"^(notebook cell|continues)", re.I)
 # Pages whose Python blocks run as scripts unless titled otherwise (issue #45: every page, once the
-# pages other work is changing are done; README.md's blocks are snippets of what changes).
-SCRIPT_PAGES = {
+# pages other work is changing are done).
+SCRIPT_PAGES = {ROOT / "README.md"} | {
     ROOT / "docs" / name
     for name in (
         "index.md",
