@@ -4,6 +4,7 @@
     python benchmarks/lexical_adversarial.py                  # every family, 1 kB to the cap
     python benchmarks/lexical_adversarial.py --largest 262144 --families digit-groups prose
     python benchmarks/lexical_adversarial.py --figures  # also docs/figures/offline-judge-bounds.md
+    python benchmarks/lexical_adversarial.py --plots    # also docs/images/offline-judge-time.svg
 
 Each family is a generator of text of a given size (``family(size, variant)``): long digit runs,
 repeated groups of digits (what a property-based search found: 22 MB and 75 MB of them ran past
@@ -134,8 +135,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also write the table to docs/figures/offline-judge-bounds.md",
     )
+    parser.add_argument(
+        "--plots",
+        action="store_true",
+        help="also draw seconds against size to docs/images/offline-judge-time.svg (matplotlib)",
+    )
     args = parser.parse_args(argv)
     families = args.families or list(FAMILIES)
+    timed: dict[tuple[str, str], list[tuple[int, float]]] = {}
     sizes = []
     size = args.smallest
     while size < args.largest:
@@ -151,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             seconds = 0.0
             for size in sizes:
                 seconds, error = score(*texts(family, shape, size))
+                timed.setdefault((family, shape), []).append((size, seconds))
                 if error:
                     print(f"  {family}, {shape}, {size:,}: ERROR {error}")
                 if size >= 65536:
@@ -177,6 +185,14 @@ def main(argv: list[str] | None = None) -> int:
             figures.table(header, rows_out),
             command=command,
             setting=setting,
+        )
+    if args.plots:
+        import plots
+
+        plots.offline_judge_time(
+            timed,
+            note=f"Measured by python benchmarks/lexical_adversarial.py --plots ({sizes[0]:,} to "
+            f"{sizes[-1]:,} characters) on {plots.machine()}.",
         )
     return 0 if not math.isnan(worst[0]) else 1
 

@@ -3,6 +3,7 @@
     python benchmarks/throughput.py [--latency 0.2] [--cap 32] [--retry-after 1]
                                     [--shapes 40x5,200x1] [--only summscore] [--added-latency]
     python benchmarks/throughput.py --faces [--repeats 3] [--figures]
+    python benchmarks/throughput.py --plots     # also docs/images/throughput-bound.svg
 
 The compat judge server runs in a process of its own (so that its work does not share the
 client's interpreter) with a fixed latency per answer, counted from each request's arrival with
@@ -362,6 +363,11 @@ def main() -> None:
     )
     parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
     parser.add_argument(
+        "--plots",
+        action="store_true",
+        help="draw wall time against the bound to docs/images/throughput-bound.svg (matplotlib)",
+    )
+    parser.add_argument(
         "--added-latency",
         action="store_true",
         help="add the latency to the server's own work (the rig before paced answers)",
@@ -416,11 +422,32 @@ def main() -> None:
                     figure.parent.mkdir(parents=True, exist_ok=True)
                     figure.write_text(table + "\n", encoding="utf-8")
                 return
+            drawn = []
             for shape in args.shapes.split(","):
                 sources, summaries = (int(x) for x in shape.lower().split("x"))
                 cases = make_cases(sources, summaries)
                 rows = [measure(server, *system, cases) for system in systems]
                 report(rows, sources, len(cases), args.latency, args.cap)
+                drawn.append(
+                    (
+                        f"{sources} sources x {summaries} summaries ({len(cases)} cases)",
+                        [(r.system, r.rule, r.seconds) for r in rows if r.error is None],
+                        {
+                            rule: bound(rule, sources, len(cases), args.latency, args.cap)
+                            for rule in ROUNDS
+                        },
+                    )
+                )
+            if args.plots:
+                sys.path.insert(0, str(Path(__file__).resolve().parent))
+                import plots
+
+                plots.throughput_bound(
+                    drawn,
+                    note=f"Measured by python benchmarks/throughput.py --plots "
+                    f"({args.latency * 1000:.0f} ms per answer, 429 beyond {args.cap} at once) "
+                    f"on {plots.machine()}.",
+                )
         answered, total, slowest = server.answer_times()
         print(
             f"\nserver side, arrival to answer: mean {1000 * total / max(answered, 1):.0f} ms, "

@@ -8,6 +8,13 @@ for a local model server), or the offline judge. The working directory is a temp
 repository's ``examples/`` folder's parent, so ``examples/news.jsonl`` resolves and nothing is
 written into the checkout.
 
+A block in a tab (``=== "Offline"``) is indented under it; it runs as any other. On the pages of
+``SCRIPT_PAGES`` a Python block must also run as a script when pasted into a ``.py`` file: it is
+compiled without top-level ``await`` and run in a fresh namespace (its names then join the page's
+for later blocks), unless its title says it is not one (```` ```python title="Notebook cell" ````
+or ``title="Continues ..."``: the block uses names of an earlier block, or awaits at top level as
+a notebook does).
+
 After each block every scored result in the namespace is checked: a ``SummaryResult`` must be
 scored (no NaN, no error), a ``SummaryResults`` must have no failed row, a face's metric must hold
 a finite score; a block marked ``<!-- test: failures -->`` may show failures. A block is skipped,
@@ -47,7 +54,36 @@ PAGES = [
         if not {"figures", "snippets"} & set(p.relative_to(ROOT / "docs").parts)
     ),
 ]
-_FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
+_FENCE = re.compile(r"^([ \t]*)```(\w*)([^\n]*)\n(.*?)^\1```[ \t]*$", re.M | re.S)
+_TITLE = re.compile(r'title="([^"]*)"')
+# A title that says the block is no script: it continues an earlier block, or awaits at top level.
+_NOT_A_SCRIPT = re.compile(r"^(notebook cell|continues)", re.I)
+# Pages whose Python blocks run as scripts unless titled otherwise (issue #45: every page, once the
+# pages other work is changing are done).
+SCRIPT_PAGES = {ROOT / "README.md"} | {
+    ROOT / "docs" / name
+    for name in (
+        "index.md",
+        "getting-started.md",
+        "offline.md",
+        "judges.md",
+        "presets.md",
+        "ray.md",
+        "troubleshooting.md",
+        "glossary.md",
+        "architecture.md",
+        "benchmarks.md",
+        "versions.md",
+        "development.md",
+        "frameworks/index.md",
+        "frameworks/ragas.md",
+        "frameworks/deepeval.md",
+        "frameworks/mastra.md",
+        "frameworks/mlflow.md",
+        "frameworks/inspect.md",
+        "frameworks/opik.md",
+    )
+}
 _MARKER = re.compile(r"<!--\s*test:\s*(.*?)\s*-->")
 _LOCAL_PORT = re.compile(r"https?://(?:localhost|127\.0\.0\.1):(\d+)")
 
@@ -60,10 +96,20 @@ class Block:
     code: str
     heading: str
     marker: str = ""
+    title: str = ""
 
     @property
     def id(self) -> str:
         return f"{self.page.relative_to(ROOT)}#{self.index}"
+
+    @property
+    def is_script(self) -> bool:
+        """Must this block run on its own, pasted into a .py file?"""
+        return (
+            self.language == "python"
+            and self.page in SCRIPT_PAGES
+            and not _NOT_A_SCRIPT.match(self.title)
+        )
 
 
 def blocks_of(page: Path) -> list[Block]:
@@ -74,14 +120,21 @@ def blocks_of(page: Path) -> list[Block]:
         prose = _FENCE.sub("", text[: match.start()])
         headings = re.findall(r"^#{1,4} (.+)$", prose, re.M)
         marker = _MARKER.search(before)
+        title = _TITLE.search(match.group(3))
+        indent = match.group(1)
+        code = "".join(
+            line[len(indent) :] if line.startswith(indent) else line.lstrip(" \t")
+            for line in match.group(4).splitlines(keepends=True)
+        )
         found.append(
             Block(
                 page=page,
                 index=len(found),
-                language=match.group(1),
-                code=match.group(2),
+                language=match.group(2),
+                code=code,
                 heading=headings[-1] if headings else "",
                 marker=marker.group(1) if marker else "",
+                title=title.group(1) if title else "",
             )
         )
     return found
@@ -194,6 +247,27 @@ def _run_python(code: str, namespace: dict[str, Any], name: str) -> None:
         exec(compiled, namespace)
 
 
+def _run_script(code: str, page_namespace: dict[str, Any], name: str) -> None:
+    """Run ``code`` as ``python file.py`` would: no top-level await, nothing defined before it.
+    Its names then join the page's, for the blocks titled as continuing it."""
+    try:
+        compiled = compile(code, name, "exec")
+    except SyntaxError as exc:
+        raise AssertionError(
+            f"{name} is not a script ({exc.msg}): wrap top-level awaits in asyncio.run(...), or "
+            'title the block ```python title="Notebook cell"```'
+        ) from exc
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    try:
+        exec(compiled, namespace)
+    except NameError as exc:
+        raise AssertionError(
+            f"{name} is not a script ({exc}): define or import it in the block, or title the "
+            'block ```python title="Continues ..."```'
+        ) from exc
+    page_namespace.update(namespace)
+
+
 def unscored(namespace: dict[str, Any]) -> list[str]:
     """What in the namespace holds a result that was not scored."""
     from summscore import SummaryResult, SummaryResults
@@ -252,7 +326,10 @@ def test_the_block_runs_as_written(block: Block, docs_env: dict[str, JudgeServer
         state.skipped_names.update(dict.fromkeys(_assigned(block.code), why))
         pytest.skip(f"{block.id} under {block.heading!r}: {why}")
     try:
-        _run_python(block.code, state.namespace, block.id)
+        if block.is_script:
+            _run_script(block.code, state.namespace, block.id)
+        else:
+            _run_python(block.code, state.namespace, block.id)
     except Exception as exc:
         raise AssertionError(f"{block.id} under {block.heading!r} failed: {exc!r}") from exc
     if block.marker != "failures":

@@ -3,7 +3,8 @@ what the data says, untrusted text stays text, and a 420 px wide screen needs no
 
 Runs where Debian's chromium and chromium-driver and selenium are installed (.ci/steps/browser.sh);
 skipped elsewhere. Leaves screenshots in summscore-out/: report-420.png and report-420-cases.png
-(a phone-width screen), first-run.png (the report of the README's first command).
+(a phone-width screen), first-run.png (the report of the README's first command); and writes the
+documentation's picture of the report, docs/images/report.png, from the same command.
 """
 
 from __future__ import annotations
@@ -272,6 +273,67 @@ def test_the_first_run_report_fails_the_flawed_and_passes_the_faithful(
         )
         browser.save_screenshot(str(out / "first-run.png"))
         assert (out / "first-run.png").stat().st_size > 0
+    finally:
+        browser.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
+        )
+
+
+def test_the_documentation_shows_the_report_of_the_first_command(
+    browser: Any, tmp_path: Path
+) -> None:
+    """docs/images/report.png and report-cases.png, the pictures of the report on the site,
+    are this run's: the README's first command on examples/news.jsonl, as a desktop browser opens
+    it. The first shows the counts and the score distribution, the second the worst cases with
+    their unsupported claims highlighted; both leave out the page's first line (its path and the
+    time it was generated, which would date the site)."""
+    page = tmp_path / "news.html"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "summscore",
+            "score",
+            "examples/news.jsonl",
+            "--report",
+            str(page),
+            "--out",
+            str(tmp_path / "news.jsonl"),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    images = ROOT / "docs" / "images"
+    images.mkdir(exist_ok=True)
+    shots = {
+        "report.png": ("document.querySelector('.figures')", 760),
+        "report-cases.png": (
+            "Array.from(document.querySelectorAll('h2')).find(h => h.textContent === 'Cases')",
+            900,
+        ),
+    }
+    try:
+        for name, (element, height) in shots.items():
+            browser.set_window_size(1200, height)
+            browser.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": 1200, "height": height, "deviceScaleFactor": 1, "mobile": False},
+            )
+            browser.get(page.as_uri())
+            _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+            _js(
+                browser,
+                f"const el = {element}; "
+                "window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 12)",
+            )
+            assert _js(browser, "return document.querySelectorAll('#cases mark.bad').length") > 0
+            browser.save_screenshot(str(images / name))
+            assert (images / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         browser.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",

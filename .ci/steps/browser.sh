@@ -3,8 +3,10 @@
 # selenium (a dev dependency). Runs tests marked `browser`; leaves summscore-out/report-420.png
 # and summscore-out/report-420-cases.png (a phone-width screen) and summscore-out/first-run.png (the
 # report of the README's first command: flawed examples fail, faithful ones pass) as artifacts, and
-# the comparison report (summscore compare --report) as compare-1280.png and compare-420.png. About
-# 1-2 minutes with the apt install (chromium is ~100 MB), about 40 s of tests.
+# the comparison report (summscore compare --report) as compare-1280.png and compare-420.png, and
+# redraws the documentation's pictures of the run report, docs/images/report.png and
+# report-cases.png (commit them when they change). About 1-2 minutes with the apt install
+# (chromium is ~100 MB), about 1 minute of tests.
 set -euo pipefail
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
@@ -20,3 +22,5 @@ fi
 test -s summscore-out/report-420.png
 test -s summscore-out/compare-420.png
 test -s summscore-out/first-run.png
+test -s docs/images/report.png
+test -s docs/images/report-cases.png

@@ -1,6 +1,6 @@
 """summscore: one summarization metric, the same number in every evaluation framework.
 
-The core is :class:`SummarizationScorer`; the framework faces live in ``summscore.ragas``,
+The core is ``SummarizationScorer``; the framework faces live in ``summscore.ragas``,
 ``summscore.deepeval`` and ``summscore.mastra`` and load their framework only when imported.
 :func:`compare` (loaded on first use) compares two runs case by case.
 """

@@ -8,7 +8,7 @@ As autoevals' LLM scorers: ``input`` is the source, ``output`` the summary, and 
 OpenAI-compatible ``client=`` (default: one from ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``) with
 ``model=`` (default: autoevals' default model), so ``Eval(..., scores=[Summarization])`` works as
 it does for ``Factuality``. ``llm=`` takes any judge summscore accepts (``LexicalJudge()``
-offline), ``scorer=`` shares one :class:`summscore.SummarizationScorer` (and number) with the
+offline), ``scorer=`` shares one ``summscore.SummarizationScorer`` (and number) with the
 other faces. ``expected`` (a reference summary) is not used: the metric is reference-free.
 
 The ``Score`` carries the score (0..1: a scorer with ``scale`` other than 1 is refused), and the

@@ -1,6 +1,6 @@
 """Exceptions raised by summscore.
 
-Every message is safe to log: judge failures pass through :func:`summscore.masking.secrets.redact`
+Every message is safe to log: judge failures pass through ``summscore.masking.secrets.redact``
 before they are raised, so an API key never appears in one.
 """
 

@@ -15,7 +15,7 @@ reason as ``comment``, the components and evidence as ``metadata``. A case the j
 score has no score, the error as comment and ``extra={"error": True}``, as LangSmith records an
 evaluator that raised. Called directly inside a ``@pytest.mark.langsmith`` test, it also logs the
 result as the test's feedback (traced with ``testing.trace_feedback``), as openevals' evaluators
-do. With ``scorer=`` it shares one :class:`summscore.SummarizationScorer` (and number) with every
+do. With ``scorer=`` it shares one ``summscore.SummarizationScorer`` (and number) with every
 other face.
 """
 

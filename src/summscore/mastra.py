@@ -1,14 +1,14 @@
 """Mastra faces: the 1.x summarization scorer and the 0.x ``SummarizationMetric``, in Python.
 
 Mastra 1.x (@mastra/evals ``createSummarizationScorer({ model, options: { scale, maxQuestions }
-})``, ``await scorer.run({ input, output })``) is :func:`create_summarization_scorer`; ``run`` takes
+})``, ``await scorer.run({ input, output })``) is ``create_summarization_scorer``; ``run`` takes
 Mastra's run shapes (agent runs: source = the first user message of ``input``, summary = the last
 assistant message with text in ``output``; or plain strings) and returns Mastra's result shape:
 ``score``, ``reason``, ``preprocessStepResult`` (``alignment``: claim, supported, reason;
 ``questions``) and ``analyzeStepResult`` (``coverage``: question, answered, reason).
 
 Mastra 0.x (@mastra/evals 0.x ``new SummarizationMetric(model, { scale })``, ``await
-metric.measure(input, output)``) is :class:`SummarizationMetric`, with ``{score, info: {reason,
+metric.measure(input, output)``) is ``SummarizationMetric``, with ``{score, info: {reason,
 alignmentScore, coverageScore}}``; it follows the 0.x rule (5 questions) unless ``scorer=`` says
 otherwise.
 
@@ -90,7 +90,13 @@ async def _score(
 
 @dataclass
 class MastraResult:
-    """Mastra's metric result: ``score`` and ``info``; ``details`` keeps the full SummaryResult."""
+    """Mastra's metric result: ``score`` and ``info``; ``details`` keeps the full SummaryResult.
+
+    Attributes:
+        score: The smaller component, on ``scale`` (NaN when the case could not be scored).
+        info: Mastra's ``info``: ``reason``, ``alignmentScore`` and ``coverageScore``.
+        details: The full ``SummaryResult`` behind it (claims, questions, usage).
+    """
 
     score: float
     info: dict[str, Any]
@@ -144,7 +150,7 @@ class SummarizationMetric:
         return MastraResult(score=result.score, info=info, details=result)
 
     def measure(self, input: str, output: str) -> MastraResult:
-        """Synchronous :meth:`ameasure`; works inside a running event loop too."""
+        """Synchronous ``ameasure``; works inside a running event loop too."""
         return run_sync(self.ameasure(input, output))
 
 
@@ -158,6 +164,18 @@ class MastraScorerResult:
     """What Mastra 1.x's ``scorer.run()`` returns for the summarization scorer.
 
     ``to_dict()`` gives Mastra's key names; ``details`` keeps the full SummaryResult.
+
+    Attributes:
+        run_id: The run's id, when the run carried one (Mastra's ``runId``).
+        input: The run's input, as given.
+        output: The run's output, as given.
+        score: The score, on ``scale`` (NaN when the case could not be scored).
+        reason: The judge's explanation; None without ``include_reason``.
+        preprocess_step_result: Mastra's ``preprocessStepResult``: the claims with whether each
+            is supported, and the questions.
+        analyze_step_result: Mastra's ``analyzeStepResult``: each question with whether the
+            summary answers it.
+        details: The full ``SummaryResult`` behind it (claims, questions, usage).
     """
 
     run_id: str | None
@@ -185,7 +203,7 @@ class MastraScorerResult:
 
 class MastraSummarizationScorer:
     """Mastra 1.x's summarization scorer (``id`` "summarization-scorer"); build it with
-    :func:`create_summarization_scorer`."""
+    ``create_summarization_scorer``."""
 
     id = "summarization-scorer"
     name = "Summarization Scorer"
@@ -256,7 +274,7 @@ class MastraSummarizationScorer:
         )
 
     def run(self, run: Mapping[str, Any]) -> MastraScorerResult:
-        """Synchronous :meth:`arun`; works inside a running event loop too."""
+        """Synchronous ``arun``; works inside a running event loop too."""
         return run_sync(self.arun(run))
 
 

@@ -7,9 +7,9 @@ The judge is named as MLflow's built-in judges name theirs: ``model=`` takes MLf
 URIs (``"openai:/gpt-4o-mini"``, ``"anthropic:/..."``, ``"gateway:/<endpoint>"``,
 ``"databricks"``) and defaults to MLflow's default judge (``MLFLOW_GENAI_JUDGE_DEFAULT_MODEL``,
 else ``"databricks"`` on Databricks, else ``"openai:/gpt-4.1-mini"``), called through MLflow
-(:class:`summscore.judges.MLflowJudge`). ``llm=`` takes any judge object summscore accepts (a
+(``summscore.judges.MLflowJudge``). ``llm=`` takes any judge object summscore accepts (a
 string there is read as a model URI too), ``scorer=`` shares one
-:class:`summscore.SummarizationScorer` (and number) with every other face.
+``summscore.SummarizationScorer`` (and number) with every other face.
 
 Each row's source and summary are read the way MLflow's own ragas and deepeval summarization
 scorers read them: the summary from ``outputs``; the source from ``inputs`` (a string, or the
@@ -127,7 +127,7 @@ class Summarization(Scorer):
 
     @classmethod
     def from_config(cls, config: str) -> Summarization:
-        """The scorer a registered configuration (:meth:`model_dump`'s JSON) describes, built once
+        """The scorer a registered configuration (``model_dump``'s JSON) describes, built once
         per configuration and process (so rows share its judge and caches)."""
         return _from_config(config)
 
@@ -191,7 +191,7 @@ class Summarization(Scorer):
     def as_decorator_scorer(self) -> Scorer:
         """This scorer as MLflow stores custom scorers: an ``@scorer`` function (MLflow's own
         decorator) whose body rebuilds it from its configuration, kept as a parameter default.
-        What :meth:`register` registers and :meth:`model_dump` serializes."""
+        What ``register`` registers and ``model_dump`` serializes."""
         from mlflow.genai.scorers import scorer
 
         if self._config is None:

@@ -10,7 +10,7 @@ The judge is named as Opik's own LLM-judge metrics name theirs: ``model=`` takes
 ``seed=`` for a named model and Opik's default model (``OPIK_DEFAULT_LLM``) when none is given; the
 model is Opik's own (``opik.evaluation.models.models_factory``), tracked when ``track`` is. ``llm=``
 takes any judge summscore accepts (a string there is an Opik model name too), ``scorer=`` shares
-one :class:`summscore.SummarizationScorer` (and number) with every other face.
+one ``summscore.SummarizationScorer`` (and number) with every other face.
 
 ``input`` is the source and ``output`` the summary, as in Opik's own LLM-judge metrics; a
 ``context`` (a string or a list of passages, Opik's name for retrieved text) is the source instead

@@ -16,7 +16,7 @@ this one takes its place on the 2.x/3.x evaluator interface.
 A row the judge could not score gets a Score with no score, the label "error" and the error as
 explanation, rather than an exception: Phoenix's dataframe run would retry it and, by default,
 stop every later row at the first failure. With ``scorer=`` it shares one
-:class:`summscore.SummarizationScorer` (and number) with every other face.
+``summscore.SummarizationScorer`` (and number) with every other face.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Drop-in replacements for ``ragas.metrics.collections.SummaryScore`` and
 ``ragas.metrics.SummarizationScore``: same names, same arguments, same numbers with the same judge
-(see the parity tests), plus ``scorer=`` to share one :class:`summscore.SummarizationScorer` (and
+(see the parity tests), plus ``scorer=`` to share one ``summscore.SummarizationScorer`` (and
 its source cache) with other frameworks. Both translate ragas types into a core call and the core's
 result back; they compute nothing themselves.
 
@@ -10,14 +10,14 @@ Differences from upstream, on purpose:
 
 * ``score()``, ``batch_score()`` and ``single_turn_score()`` work inside a running event loop.
 * ``SummaryScore(llm=...)`` also accepts summscore's own judges (``LexicalJudge()``,
-  ``OpenAIJudge(client, model)``, any :class:`summscore.judges.Judge`); everything else ragas
+  ``OpenAIJudge(client, model)``, any ``summscore.judges.Judge``); everything else ragas
   rejects (a model name, a LangChain model, a legacy wrapper) raises ragas's ValueError.
 * Empty judge output gives NaN with a reason instead of ZeroDivisionError, and one failed input of
   ``abatch_score`` is a NaN result with the error as its reason instead of an exception that loses
   the whole batch.
 * ``MetricResult.reason`` states the components (QA, conciseness, the questions the summary
-  missed); the result is a :class:`SummaryMetricResult` whose ``details`` is the full
-  :class:`summscore.SummaryResult`.
+  missed); the result is a ``SummaryMetricResult`` whose ``details`` is the full
+  ``summscore.SummaryResult``.
 * The legacy class with ``length_penalty=False`` returns the QA score, as the collections class
   does; upstream's legacy class returns QA x (1 - coeff), so a perfect summary scores 0.5 there.
 """
@@ -151,7 +151,7 @@ def _accepts_llm(llm: Any) -> bool:
 
 
 class SummaryMetricResult(MetricResult):
-    """A ragas ``MetricResult`` that also carries the full :class:`summscore.SummaryResult`."""
+    """A ragas ``MetricResult`` that also carries the full ``summscore.SummaryResult``."""
 
     def __init__(self, details: SummaryResult) -> None:
         reason = details.reason if details.error is None else details.error
@@ -159,13 +159,26 @@ class SummaryMetricResult(MetricResult):
         self.details = details
 
 
-if _CollectionsBaseMetric is not None:
+# The stand-in first and the metric last: the API reference (read statically) documents the
+# last definition.
+if _CollectionsBaseMetric is None:  # pragma: no cover - ragas without the collections API
 
-    class SummaryScore(_CollectionsBaseMetric):
+    class SummaryScore:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            raise ImportError(
+                "summscore.ragas.SummaryScore needs ragas's collections API (ragas 0.3.9 or "
+                f"later); ragas {getattr(_ragas, '__version__', '?')} is installed. Upgrade with: "
+                'pip install --upgrade "summscore[ragas]", or use the legacy '
+                "summscore.ragas.SummarizationScore with ragas.evaluate()"
+            )
+
+else:
+
+    class SummaryScore(_CollectionsBaseMetric):  # type: ignore[no-redef]
         """Ragas collections metric: ``await SummaryScore(llm=...).ascore(reference_contexts, response)``.
 
         ``llm`` is a ragas ``llm_factory(...)`` LLM, as upstream, or a summscore judge
-        (:class:`summscore.judges.Judge`, e.g. ``LexicalJudge()``); anything else raises ragas's
+        (``summscore.judges.Judge``, e.g. ``LexicalJudge()``); anything else raises ragas's
         ValueError. ``scorer=`` shares an existing scorer instead. The prompts are ragas's, on
         the attributes ragas uses (``extract_keyphrases_prompt``, ``generate_questions_prompt``,
         ``generate_answers_prompt``): assign a modified one to change what the judge is sent.
@@ -227,7 +240,7 @@ if _CollectionsBaseMetric is not None:
         def score(  # type: ignore[override]
             self, reference_contexts: list[str], response: str
         ) -> SummaryMetricResult:
-            """Synchronous :meth:`ascore`; unlike upstream it also works inside a running loop."""
+            """Synchronous ``ascore``; unlike upstream it also works inside a running loop."""
             return run_sync(self.ascore(reference_contexts=reference_contexts, response=response))
 
         async def abatch_score(  # type: ignore[override]
@@ -252,24 +265,13 @@ if _CollectionsBaseMetric is not None:
         def batch_score(  # type: ignore[override]
             self, inputs: list[dict[str, Any]]
         ) -> list[SummaryMetricResult]:
-            """Synchronous :meth:`abatch_score`; works inside a running loop too."""
+            """Synchronous ``abatch_score``; works inside a running loop too."""
             return run_sync(self.abatch_score(inputs))
 
         def __repr__(self) -> str:
             return (
                 f"SummaryScore(name={self.name!r}, length_penalty={self.length_penalty}, "
                 f"coeff={self.coeff}, scorer={self.scorer!r})"
-            )
-
-else:  # pragma: no cover - ragas without the collections API
-
-    class SummaryScore:  # type: ignore[no-redef]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            raise ImportError(
-                "summscore.ragas.SummaryScore needs ragas's collections API (ragas 0.3.9 or "
-                f"later); ragas {getattr(_ragas, '__version__', '?')} is installed. Upgrade with: "
-                'pip install --upgrade "summscore[ragas]", or use the legacy '
-                "summscore.ragas.SummarizationScore with ragas.evaluate()"
             )
 
 
@@ -361,7 +363,7 @@ class SummarizationScore(MetricWithLLM, SingleTurnMetric):
         return float(result.score)
 
     async def ascore_sample(self, sample: SingleTurnSample) -> SummaryResult:
-        """Score one sample and return the full :class:`summscore.SummaryResult`."""
+        """Score one sample and return the full ``summscore.SummaryResult``."""
         contexts: t.Any = sample.reference_contexts
         fields = _COLLECTIONS_FIELDS
         retrieved = getattr(sample, "retrieved_contexts", None)

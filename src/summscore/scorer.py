@@ -35,33 +35,38 @@ class SummarizationScorer:
     Args:
         llm: the judge. An ``openai.OpenAI``/``AsyncOpenAI`` client (with ``model=``), a LangChain
             chat model, a ragas LLM, a deepeval model or model name, an async callable
-            ``(prompt, schema) -> BaseModel``, or any :class:`summscore.judges.Judge` such as the
+            ``(prompt, schema) -> BaseModel``, or any ``summscore.judges.Judge`` such as the
             offline ``LexicalJudge()``.
         model: the model name, for an OpenAI-compatible client only.
         preset: "ragas", "deepeval" or "mastra": whose scoring rule to apply.
-        **options: the preset's options (ragas: ``coeff``, ``length_penalty``; deepeval:
-            ``threshold``, ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``;
-            mastra: ``scale``, ``n``, ``include_reason``) and common ones:
-            ``max_concurrency`` (judge requests in flight at once, shared by every call and face
-            that uses this scorer, never exceeded; halved when the server answers 429 and grown
-            back; default: adaptive from 8 up to 64),
-            ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff`` (seconds,
-            exponential with jitter; a Retry-After header wins), ``timeout`` (seconds per judge
-            call, default 120), ``repair_retries`` (re-asks for unusable replies, default 1),
-            ``prompts`` ("auto", "upstream", "own", or a prompt-set object for the preset), ``source_cache_size`` (default 512),
-            ``reply_cache`` (a directory, or True for ``~/.cache/summscore``: judge replies are
-            kept on disk and a re-run asks the judge nothing it asked before), and for
-            an OpenAI client ``temperature``, ``max_tokens``, ``response_format``,
-            ``cost_per_input_token``, ``cost_per_output_token``.
-        judge: "llm" (the default: ``llm`` judges everything) or "cascade": the offline
-            ``LexicalJudge`` answers each judging request (a summary's claim verdicts, a text's
-            question answers) first, and ``llm`` (with ``model=`` for an OpenAI client) is asked
-            only where the offline judge is less than ``cascade_threshold`` sure of an item
-            (0 to 1, default 0.8; 0 answers every judging request offline, above 1 asks the LLM
-            everything); extraction and reasons always come from ``llm``. Not the default: it
-            changes the numbers relative to upstream's LLM-only metrics. Verdicts given offline
-            say so in their reason ("offline judge: ..."), and ``scorer.judge`` (a
-            :class:`summscore.judges.CascadeJudge`) counts and records which judge answered what.
+        **options: the preset's options and the common ones, by name:
+
+            - the preset's: ragas ``coeff``, ``length_penalty``; deepeval ``threshold``,
+              ``strict_mode``, ``truths_extraction_limit``, ``include_reason``, ``n``; mastra
+              ``scale``, ``n``, ``include_reason``;
+            - ``max_concurrency``: judge requests in flight at once, shared by every call and
+              face that uses this scorer, never exceeded; halved when the server answers 429 and
+              grown back (default: adaptive from 8 up to 64);
+            - ``max_retries`` (transient failures, default 4), ``backoff`` / ``max_backoff``
+              (seconds, exponential with jitter; a Retry-After header wins), ``timeout`` (seconds
+              per judge call, default 120), ``repair_retries`` (re-asks for unusable replies,
+              default 1);
+            - ``prompts``: "auto", "upstream", "own", or a prompt-set object for the preset;
+            - ``source_cache_size`` (default 512); ``reply_cache``: a directory, or True for
+              ``~/.cache/summscore``: judge replies are kept on disk and a re-run asks the judge
+              nothing it asked before;
+            - for an OpenAI client: ``temperature``, ``max_tokens``, ``response_format``,
+              ``cost_per_input_token``, ``cost_per_output_token``;
+            - ``judge``: "llm" (the default: ``llm`` judges everything) or "cascade": the offline
+              ``LexicalJudge`` answers each judging request (a summary's claim verdicts, a text's
+              question answers) first, and ``llm`` (with ``model=`` for an OpenAI client) is
+              asked only where the offline judge is less than ``cascade_threshold`` sure of an
+              item (0 to 1, default 0.8; 0 answers every judging request offline, above 1 asks
+              the LLM everything); extraction and reasons always come from ``llm``. Not the
+              default: it changes the numbers relative to upstream's LLM-only metrics. Verdicts
+              given offline say so in their reason ("offline judge: ..."), and ``scorer.judge``
+              (a [`CascadeJudge`][summscore.judges.CascadeJudge]) counts and records which judge
+              answered what.
     """
 
     def __init__(
@@ -134,7 +139,7 @@ class SummarizationScorer:
         ``max_concurrency`` (requests of both count against it), the reply and source caches
         (keys include the preset and its options, so rules never mix) and ``usage``. Call
         settings (``max_concurrency``, ``timeout``, ``prompts``, ...) are part of what is shared:
-        build another :class:`SummarizationScorer` to change them.
+        build another ``SummarizationScorer`` to change them.
         """
         shared = sorted(set(options) & SHARED_OPTIONS)
         if shared:
@@ -162,7 +167,7 @@ class SummarizationScorer:
 
     def with_options(self, **options: Any) -> SummarizationScorer:
         """This scorer's rule with other preset options (``threshold``, ``length_penalty``, ...),
-        sharing its judge, request limit, caches and spend: :meth:`with_preset` for this preset."""
+        sharing its judge, request limit, caches and spend: ``with_preset`` for this preset."""
         return self.with_preset(None, **options)
 
     def __repr__(self) -> str:
@@ -188,7 +193,7 @@ class SummarizationScorer:
     ) -> SummaryResult:
         """Score ``summary`` against ``source`` (a string, or contexts joined with "\\n").
 
-        Raises ValueError/TypeError on bad input and :class:`summscore.JudgeError` when the judge
+        Raises ValueError/TypeError on bad input and ``summscore.JudgeError`` when the judge
         fails after retries. Judge output that leaves the score undefined (no questions, no
         answers) gives a result with NaN ``score`` and ``error`` saying why.
         """
@@ -204,12 +209,12 @@ class SummarizationScorer:
         summary_name: str = "summary",
         questions_name: str = "assessment_questions",
     ) -> SummaryResult:
-        """:meth:`ascore`, with bad input reported under the names the caller's framework gives
+        """``ascore``, with bad input reported under the names the caller's framework gives
         the fields (what the ragas, deepeval and mastra faces call): with
         ``source_name="reference_contexts"``, an empty source raises "reference_contexts cannot
-        be empty ..." where :meth:`ascore` says "source ...". A missing (None) source or summary
+        be empty ..." where ``ascore`` says "source ...". A missing (None) source or summary
         is such an error too, as frameworks' optional fields may hold it. The result is
-        :meth:`ascore`'s."""
+        ``ascore``'s."""
         names = FieldNames(source_name, summary_name, questions_name)
         return await self._ascore(source, summary, assessment_questions, names)
 
@@ -302,7 +307,7 @@ class SummarizationScorer:
         summary: str,
         assessment_questions: Sequence[str] | None = None,
     ) -> SummaryResult:
-        """Synchronous :meth:`ascore`; works inside a running event loop (notebooks, async tests)."""
+        """Synchronous ``ascore``; works inside a running event loop (notebooks, async tests)."""
         return run_sync(self.ascore(source, summary, assessment_questions))
 
     async def ascore_many(
@@ -314,12 +319,12 @@ class SummarizationScorer:
     ) -> SummaryResults:
         """Score many cases concurrently; results come back in input order.
 
-        ``cases`` holds :class:`Case` objects, ``(source, summary)`` tuples or mappings with
+        ``cases`` holds ``Case`` objects, ``(source, summary)`` tuples or mappings with
         source/summary keys (``source``/``contexts``/``reference_contexts``/``input`` and
         ``summary``/``response``/``actual_output``). A case that fails (bad input, judge error) is
         returned as a result with NaN ``score`` and ``error`` set; it never aborts the batch.
         Each result carries its case's ``id`` (``Case.id``, a mapping's "id", else its position).
-        The :class:`~summscore.SummaryResults` list also has ``summary()``, ``to_pandas()`` and a
+        The ``SummaryResults`` list also has ``summary()``, ``to_pandas()`` and a
         notebook table. ``progress`` shows a bar with ETA (default: in a terminal or a notebook).
         """
         items = list(cases)
@@ -346,7 +351,7 @@ class SummarizationScorer:
         at once. Judge requests in flight stay within the scorer's ``max_concurrency`` and, when
         given, this call's ``max_concurrency``; a few cases per request slot are in flight, so
         that cases waiting on a shared source or on their own earlier calls leave no slot idle.
-        Failures are results, as in :meth:`ascore_many`. Closing the iterator early cancels the
+        Failures are results, as in ``ascore_many``. Closing the iterator early cancels the
         work still in flight.
         """
         if max_concurrency is not None:
@@ -373,7 +378,7 @@ class SummarizationScorer:
         max_concurrency: int | None = None,
         progress: bool | None = None,
     ) -> SummaryResults:
-        """Synchronous :meth:`ascore_many`."""
+        """Synchronous ``ascore_many``."""
         return run_sync(self.ascore_many(cases, max_concurrency=max_concurrency, progress=progress))
 
     def failed_result(self, exc: BaseException) -> SummaryResult:

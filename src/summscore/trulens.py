@@ -15,7 +15,7 @@ method, ``Metric(Summarization(...), name="summarization").on_input_output()`` (
 TruLens before 2.7), or take that ready-made from ``.metric()``; use ``.on(...)`` with TruLens
 selectors to read the source from elsewhere (a retrieved context, say). A case the judge could
 not score raises, so TruLens records that feedback as failed with the error. With ``scorer=`` it
-shares one :class:`summscore.SummarizationScorer` (and number) with every other face.
+shares one ``summscore.SummarizationScorer`` (and number) with every other face.
 """
 
 from __future__ import annotations

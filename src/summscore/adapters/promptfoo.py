@@ -1,5 +1,5 @@
-"""promptfoo's assertion protocol, shared by the Python assertion (:mod:`summscore.promptfoo`) and
-the service's webhook route (:mod:`summscore.serve.promptfoo`).
+"""promptfoo's assertion protocol, shared by the Python assertion (``summscore.promptfoo``) and
+the service's webhook route (``summscore.serve.promptfoo``).
 
 promptfoo hands an assertion the provider's ``output`` (the summary) and a ``context`` whose
 ``vars`` are the test's variables (the source is one of them, ``source`` by default) and whose

@@ -1,6 +1,6 @@
 """Scoring one row of an evaluation platform: its source and summary read out of row fields, bad
 input and judge failures turned into a failed result rather than an exception, so that each face
-only maps a :class:`~summscore.results.SummaryResult` onto its framework's score type.
+only maps a ``SummaryResult`` onto its framework's score type.
 
 Shared by the LangSmith, promptfoo, Braintrust, Phoenix and TruLens faces (and the service's
 promptfoo route). No scoring rule here: the scorer decides the number.
@@ -29,7 +29,7 @@ async def score_fields(
     summary_keys: Sequence[str] = SUMMARY_KEYS,
 ) -> SummaryResult:
     """Score the texts in ``source`` and ``summary`` (strings, lists of strings, or mappings read
-    with :func:`pick_text`). Never raises for the row: bad input (the error names the field) and
+    with ``pick_text``). Never raises for the row: bad input (the error names the field) and
     judge failures come back as a failed result (NaN score, ``error`` set)."""
     try:
         text = pick_text(source, source_keys, source_field)

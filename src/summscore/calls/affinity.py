@@ -1,7 +1,7 @@
 """Which case a judge request belongs to, for judges that spread requests over processes.
 
 The scorer marks the requests of one case with the case's source text
-(:attr:`summscore.judges.JudgeRequest.affinity`). A judge that keeps per-text memos in several
+(``summscore.judges.JudgeRequest.affinity``). A judge that keeps per-text memos in several
 processes (the offline judge's pool) sends requests of one source to one process, so that the
 source is analysed once, there. It is a hint for where to do the work, never part of what is asked:
 replies, caches and numbers do not depend on it.

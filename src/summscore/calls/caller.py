@@ -1,6 +1,6 @@
 """Asking the judge: a task's reply, with repair of unusable replies and the reply cache.
 
-One :class:`JudgeCaller` per scorer. ``ask`` sends a rendered prompt and returns the list the task
+One ``JudgeCaller`` per scorer. ``ask`` sends a rendered prompt and returns the list the task
 produces (keyphrases, answers, verdicts, ...):
 
 * a reply that is not the requested JSON is asked again once (``repair_retries``) with the parse
@@ -11,7 +11,7 @@ produces (keyphrases, answers, verdicts, ...):
   is used instead of asking the judge again.
 
 Sending each request (request limits, timeouts, retries with backoff that honour Retry-After,
-usage accounting) is :class:`._sender.JudgeSender`'s, which :class:`JudgeCaller` extends.
+usage accounting) is ``JudgeSender``'s, which ``JudgeCaller`` extends.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class JudgeCaller(JudgeSender):
     """Sends requests to one judge under one policy and keeps the scorer's running usage.
 
     Asks for a task's reply, has an unusable one asked again and keeps replies in the reply cache;
-    the sending of each request (limits, timeouts, retries, usage) is :class:`JudgeSender`'s.
+    the sending of each request (limits, timeouts, retries, usage) is ``JudgeSender``'s.
     """
 
     def __init__(
@@ -138,7 +138,7 @@ class JudgeCaller(JudgeSender):
         *,
         inputs: Mapping[str, Any],
     ) -> M:
-        """Like :meth:`ask` for a single-object reply (the reason)."""
+        """Like ``ask`` for a single-object reply (the reason)."""
         base = self._prompt(rendered)
         prompt = base
         last_error: JudgeOutputError | None = None

@@ -77,7 +77,7 @@ class RequestLimiter:
         self._lock = threading.Lock()
 
     async def acquire(self) -> Ticket:
-        """Wait for a slot; return the ticket to give :meth:`rate_limited` if the request gets
+        """Wait for a slot; return the ticket to give ``rate_limited`` if the request gets
         429."""
         loop = asyncio.get_running_loop()
         with self._lock:

@@ -1,5 +1,5 @@
-"""The parts of a judge call that hold no I/O: its limits (:class:`CallPolicy`), what it cost
-(:class:`CallLog`), how a reply is read, and how an error is recognised."""
+"""The parts of a judge call that hold no I/O: its limits (``CallPolicy``), what it cost
+(``CallLog``), how a reply is read, and how an error is recognised."""
 
 from __future__ import annotations
 

@@ -163,7 +163,7 @@ class ProcessPoolJudge:
     """Answer with ``factory()`` judges in ``workers`` processes.
 
     ``factory`` must be picklable (a class or module-level function) and build a judge with a
-    synchronous ``run(task, inputs)``, as :class:`summscore.judges.LexicalJudge` has.
+    synchronous ``run(task, inputs)``, as ``summscore.judges.LexicalJudge`` has.
     """
 
     def __init__(self, factory: Callable[[], Any], workers: int) -> None:

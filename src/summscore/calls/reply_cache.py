@@ -140,7 +140,7 @@ class ReplyCache:
 
     @staticmethod
     def key(identity: str, request: JudgeRequest, reads_prompts: bool) -> str:
-        """Everything that decides the reply, hashed. ``identity`` is :func:`cache_identity`;
+        """Everything that decides the reply, hashed. ``identity`` is ``cache_identity``;
         the keys of the case being scored (which the reply is masked with before it is kept)
         are read from the context, as the masking reads them."""
         asked: Any = request.prompt if reads_prompts else dict(request.inputs)
@@ -190,7 +190,7 @@ class ReplyCache:
         return reply
 
     def report_damaged(self, what: str, *, returned: bool = False) -> None:
-        """Count an entry that could not be used (``returned``: one :meth:`get` gave back, which
+        """Count an entry that could not be used (``returned``: one ``get`` gave back, which
         counted as a hit): its request goes to the judge, and the reply kept replaces the entry.
         Warned of once per cache."""
         with self._lock:

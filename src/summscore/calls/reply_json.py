@@ -1,8 +1,8 @@
 """Read a judge's reply as JSON, however it was wrapped.
 
 Judges wrap JSON in code fences, put prose before and after it, leave trailing commas, use Python
-quoting, or answer with a bare list where an object was asked for. :func:`extract_json` finds the
-value; :func:`coerce_reply` fits it to a reply model. Both raise :class:`JudgeOutputError` with a
+quoting, or answer with a bare list where an object was asked for. ``extract_json`` finds the
+value; ``coerce_reply`` fits it to a reply model. Both raise ``JudgeOutputError`` with a
 short message that can be fed back to the judge.
 """
 

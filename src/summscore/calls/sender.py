@@ -1,14 +1,14 @@
 """Sending one request to the judge: request limits, timeouts, retries, usage accounting.
 
-:class:`JudgeSender` is the part of a scorer's :class:`._calls.JudgeCaller` that gets a reply from
+``JudgeSender`` is the part of a scorer's ``JudgeCaller`` that gets a reply from
 the judge for a finished request:
 
 * each attempt holds a slot of the scorer's request limit (and of the ``*_many`` call's, see
-  :meth:`JudgeSender.use_call_limit`) and reports rate limits and successes to it;
+  ``JudgeSender.use_call_limit``) and reports rate limits and successes to it;
 * transient failures (429 honouring Retry-After, timeouts, 5xx, dropped connections) are retried
   with exponential backoff and jitter, ``max_retries`` times;
 * an attempt's timeout is shortened once answers come back much faster, so that a lost answer is
-  asked again in seconds (:meth:`JudgeSender.attempt_timeout`);
+  asked again in seconds (``JudgeSender.attempt_timeout``);
 * after ``AUTH_FAILURES_TO_STOP`` authentication failures in a row the judge is not asked again;
 * keys the judge echoes are masked, and every call, retry and cached or reused reply is counted
   in the request's log and the scorer's running usage.
@@ -60,7 +60,7 @@ _call_limiter: contextvars.ContextVar[RequestLimiter | None] = contextvars.Conte
 
 
 class JudgeSender:
-    """The sending half of :class:`._calls.JudgeCaller`: gets the judge's reply to a finished
+    """The sending half of ``JudgeCaller``: gets the judge's reply to a finished
     request under the caller's policy and keeps the scorer's running usage. The state below is
     set by ``JudgeCaller.__init__``."""
 
@@ -95,7 +95,7 @@ class JudgeSender:
 
     @staticmethod
     def masked(reply: JudgeReply, request: JudgeRequest) -> JudgeReply:
-        """``reply`` with every key masked (see :mod:`summscore.masking.replies`): the caller's, and those
+        """``reply`` with every key masked (see ``summscore.masking.replies``): the caller's, and those
         written in the case's texts (in the request's own texts outside a case). The reply itself
         when nothing is masked."""
         asked = current_case_keys()

@@ -1,4 +1,4 @@
-"""What a :class:`~summscore.SummarizationScorer` is built from: its keyword options checked and
+"""What a ``SummarizationScorer`` is built from: its keyword options checked and
 sorted (preset, call policy, request limit, prompts, reply cache) and its judge resolved."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def build_parts(
     """Check and sort the scorer's arguments; any bad one raises, naming it.
 
     ``make_rule`` builds the preset from its name and the options left once the call options are
-    taken out (the scorer passes :func:`summscore.presets.make_preset`: presets sit above this
+    taken out (the scorer passes ``summscore.presets.make_preset``: presets sit above this
     layer).
     """
     options = dict(options)

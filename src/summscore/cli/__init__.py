@@ -4,10 +4,10 @@ compare two runs.
     summscore score examples/news.jsonl --report summscore-out/news.html
     summscore compare baseline.results.jsonl candidate.results.jsonl --fail-if-worse
 
-The command line is built in :mod:`.parser`, the scoring options shared with ``serve`` turned
-into a scorer in :mod:`.scorer_options`, and the ``score`` command runs in :mod:`.score`; the
-service behind ``serve`` lives in :mod:`summscore.serve`; ``compare`` in :mod:`.compare` (the
-comparison itself in :mod:`summscore.comparison`).
+The command line is built in ``parser``, the scoring options shared with ``serve`` turned
+into a scorer in ``scorer_options``, and the ``score`` command runs in ``score``; the
+service behind ``serve`` lives in ``summscore.serve``; ``compare`` in ``compare`` (the
+comparison itself in ``summscore.comparison``).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """``--report`` in constant memory: the cases go to disk as they finish, the HTML is written in
 passes over them.
 
-The page is the one :func:`summscore.report.render_report` makes for the same cases (both write
-it with :class:`summscore.report.ReportWriter`; a test holds them equal), but no pass keeps more
+The page is the one ``summscore.report.render_report`` makes for the same cases (both write
+it with ``summscore.report.ReportWriter``; a test holds them equal), but no pass keeps more
 than the worst page of cases: the figures come from one pass (the scores in a flat array of
 floats, 8 bytes a row), the worst cases' cards from a second, and the cards of every case, streamed into the page's JSON block, from a third.
 
 Where the cases come from: the local engine spools each finished row (its full result, with the
-evidence) to an unnamed temporary file (:class:`ReportSpool`); the Ray engine reads its results
-file back beside the input rows (:func:`cases_from_results`).
+evidence) to an unnamed temporary file (``ReportSpool``); the Ray engine reads its results
+file back beside the input rows (``cases_from_results``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The scoring-rule and judge options shared by ``score`` and ``serve``: declared on a parser
-(:func:`add_scorer_options`), turned into a judge and a scorer (:func:`make_scorer`)."""
+(``add_scorer_options``), turned into a judge and a scorer (``make_scorer``)."""
 
 from __future__ import annotations
 

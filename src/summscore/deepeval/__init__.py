@@ -1,10 +1,10 @@
-"""DeepEval face: :class:`SummarizationMetric` and its :class:`SummarizationTemplate`, for
+"""DeepEval face: ``SummarizationMetric`` and its ``SummarizationTemplate``, for
 ``measure()``, ``evaluate()`` and ``assert_test`` (extra ``summscore[deepeval]``).
 
 Laid out as deepeval's own metric packages are (``deepeval.metrics.summarization``): the metric
-in :mod:`.summarization`, what differs between deepeval releases in :mod:`.compat`, the judge and
-template options in :mod:`.config`. A face: it translates deepeval's types to a call of
-:class:`summscore.SummarizationScorer` and back, and decides no number.
+in ``summarization``, what differs between deepeval releases in ``compat``, the judge and
+template options in ``config``. A face: it translates deepeval's types to a call of
+``summscore.SummarizationScorer`` and back, and decides no number.
 """
 
 from __future__ import annotations

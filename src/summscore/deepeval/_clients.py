@@ -32,7 +32,7 @@ def pools_clients(model: Any) -> bool:
 
 
 class PooledClientJudge(DeepEvalJudge):
-    """:class:`DeepEvalJudge` asking, in each event loop, a copy of the model with one client."""
+    """``DeepEvalJudge`` asking, in each event loop, a copy of the model with one client."""
 
     def __init__(self, model: Any, *, async_mode: bool = True) -> None:
         super().__init__(model, async_mode=async_mode)

@@ -2,7 +2,7 @@
 
 A drop-in replacement for ``deepeval.metrics.SummarizationMetric``: same constructor arguments, and
 with the same judge the same prompts and numbers. It also takes ``scorer=`` to share one
-:class:`summscore.SummarizationScorer` with other frameworks. The test case's ``input`` is the
+``summscore.SummarizationScorer`` with other frameworks. The test case's ``input`` is the
 source and ``actual_output`` the summary.
 
 Differences from upstream, on purpose:
@@ -72,7 +72,7 @@ class SummarizationMetric(BaseMetric):
 
     Takes what deepeval's constructor takes. ``model`` is a deepeval model object or name (or
     None: deepeval's default model), as upstream, or any judge
-    :class:`summscore.SummarizationScorer` accepts; ``evaluation_template`` a subclass of
+    ``summscore.SummarizationScorer`` accepts; ``evaluation_template`` a subclass of
     deepeval's ``SummarizationTemplate`` (also importable from here) whose methods write the
     prompts. summscore's own arguments: ``scorer=`` shares an existing scorer (whose preset then
     decides the number, and whose components fill ``score_breakdown``); ``timeout`` (seconds per
@@ -193,7 +193,7 @@ class SummarizationMetric(BaseMetric):
         _in_component: bool = False,
         **_: Any,
     ) -> float:
-        """Async :meth:`measure`."""
+        """Async ``measure``."""
         prepare(self, test_case)
         with self._indicator(_show_indicator, _in_component, async_mode=True):
             self._apply(await self._score(test_case))

@@ -108,7 +108,7 @@ def resolve_columns(path: Path, columns: Columns, names: Sequence[str]) -> Colum
 
 
 def in_row(fields: Mapping[str, Any], wanted: Sequence[str]) -> str | None:
-    """The first of ``wanted`` a JSON row has, by name or matched loosely (:func:`column_key`)."""
+    """The first of ``wanted`` a JSON row has, by name or matched loosely (``column_key``)."""
     for name in wanted:
         if name in fields:
             return name

@@ -2,9 +2,9 @@
 
 Shared by the CLI, the service and Ray. Columns are worked out once, up front, from the header
 (CSV, TSV, Parquet, an Excel sheet's header row) or the first object (JSONL, JSON): a missing
-source or summary column is one :class:`InputError` listing the file's columns. Rows are then
+source or summary column is one ``InputError`` listing the file's columns. Rows are then
 read lazily, one at a time; a row that cannot be used (broken JSON, a missing or empty field,
-undecodable bytes, a malformed JSON list in a CSV cell) becomes a :class:`Row` with ``error``
+undecodable bytes, a malformed JSON list in a CSV cell) becomes a ``Row`` with ``error``
 naming where it is, its id and the field, so it is reported in the output instead of dropped,
 and the rows after it are read.
 """
@@ -85,7 +85,7 @@ class Row:
 
 @dataclass
 class RowReader:
-    """An open input file with its columns resolved; iterate it for :class:`Row` objects."""
+    """An open input file with its columns resolved; iterate it for ``Row`` objects."""
 
     path: Path
     format: str
@@ -132,7 +132,7 @@ def open_rows(
     sheet: str | None = None,
     delimiter: str | None = None,
 ) -> RowReader:
-    """Open ``path`` and resolve its columns; raises :class:`InputError` for a whole-file problem.
+    """Open ``path`` and resolve its columns; raises ``InputError`` for a whole-file problem.
     ``sheet`` names the worksheet of an Excel workbook (needed when several hold data);
     ``delimiter`` a CSV file's (default: detected from its first lines).
 
@@ -178,7 +178,7 @@ def read_rows(
     sheet: str | None = None,
     delimiter: str | None = None,
 ) -> Iterator[Row]:
-    """Yield the rows of ``path`` lazily (see :func:`open_rows`)."""
+    """Yield the rows of ``path`` lazily (see ``open_rows``)."""
     yield from open_rows(path, columns, encoding=encoding, sheet=sheet, delimiter=delimiter)
 
 

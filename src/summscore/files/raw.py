@@ -1,6 +1,6 @@
-"""What every reader of :mod:`.records` and :mod:`.xlsx` yields: a raw :class:`Record`, the
-:class:`RecordFile` it comes from, the values that stand in for an unreadable cell, and the
-:class:`InputError` of a file that cannot be read at all."""
+"""What every reader of ``records`` and ``xlsx`` yields: a raw ``Record``, the
+``RecordFile`` it comes from, the values that stand in for an unreadable cell, and the
+``InputError`` of a file that cannot be read at all."""
 
 from __future__ import annotations
 

@@ -1,14 +1,14 @@
 """Raw records from a file: JSONL, JSON (a list of objects), CSV, TSV, Parquet or an Excel
-worksheet (:mod:`.xlsx`), the text formats maybe gzipped.
+worksheet (``xlsx``), the text formats maybe gzipped.
 
 This layer knows formats, encodings and compression, nothing about columns. It yields
-:class:`Record` objects lazily (JSON lists excepted: the standard library cannot stream them). A
+``Record`` objects lazily (JSON lists excepted: the standard library cannot stream them). A
 record that cannot be read (broken JSON, a number Python refuses, nesting too deep, a CSV error)
-is a :class:`Record` with ``problem`` set; only a problem with the whole file raises
-:class:`InputError`, with one line that names the file.
+is a ``Record`` with ``problem`` set; only a problem with the whole file raises
+``InputError``, with one line that names the file.
 
 Undecodable bytes never raise: text is decoded with ``surrogateescape``, so a byte that is not
-valid in the chosen encoding becomes a character in U+DC80..U+DCFF that :func:`undecodable`
+valid in the chosen encoding becomes a character in U+DC80..U+DCFF that ``undecodable``
 finds later, in the fields that matter, and the row says which line and column hold it.
 """
 

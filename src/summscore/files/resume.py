@@ -1,7 +1,7 @@
 """``--resume``: the records of an earlier run's results file, and which of them a row reuses.
 
 A row reuses an earlier record only when the record was scored without error from the same text
-with the same settings (the ``fingerprint`` column, see :mod:`.fingerprint`): its own record
+with the same settings (the ``fingerprint`` column, see ``fingerprint``): its own record
 (same id and occurrence) first, else any unclaimed record with its fingerprint (the row moved).
 
 The earlier records are those of the results file and of the partial file a killed run left

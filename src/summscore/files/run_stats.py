@@ -35,7 +35,7 @@ _MAX_CAUSES = 20
 
 
 class RunningSummary:
-    """Add results one at a time; :meth:`summary` describes them as :func:`stats.describe` does."""
+    """Add results one at a time; ``summary`` describes them as ``stats.describe`` does."""
 
     def __init__(self, top: float = 1.0) -> None:
         self.top = top if top > 0 else 1.0

@@ -7,7 +7,7 @@ sending each judge call to a worker cost it more than the call itself on short r
 ran at 0.77x one). Every case of one source goes to one worker (by a stable hash of the source),
 so the worker's source cache does the source-side work once, as one process would; a worker that
 runs out of rows takes some of the longest queue's last ones, so a file of one source still keeps
-every worker busy. The processes are :class:`~summscore.calls.pool.ProcessPoolJudge`'s (quiet on
+every worker busy. The processes are ``ProcessPoolJudge``'s (quiet on
 Ctrl-C, stopped by the run, never orphaned).
 """
 

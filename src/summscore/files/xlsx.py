@@ -6,7 +6,7 @@ workbook's table of shared text is held in memory, as openpyxl reads it). The sh
 measured from its cells, not taken from the size record the file claims (some programs write a
 wrong one). A cell holds what Excel saved: text (with Excel's ``_x000D_`` escapes decoded), a
 number (an integer stays one), true/false; a date or time becomes its ISO text, a formula its last
-computed value, an error value (``#N/A``) an :class:`~.raw.CellError` that fails the row wherever
+computed value, an error value (``#N/A``) an ``CellError`` that fails the row wherever
 it is used, and so does a formula with no saved value (a workbook written by a program that never
 computed it): "cell B7 ... is a formula with no saved value: open and save the workbook ...". A
 record's place is the sheet's own row number ("row 7"), as Excel shows it. Empty rows are
@@ -250,7 +250,7 @@ def _filled(row: tuple[Any, ...]) -> int:
 
 
 def open_workbook(path: Path, sheet: str | None = None) -> RecordFile:
-    """``path``'s worksheet (the only one with data, or ``sheet``) as a :class:`RecordFile`."""
+    """``path``'s worksheet (the only one with data, or ``sheet``) as a ``RecordFile``."""
     book = _load(path)
     try:
         chosen = _sheet(path, book, sheet)

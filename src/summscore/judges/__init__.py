@@ -2,7 +2,7 @@
 
 ``resolve_judge(llm, model)`` accepts:
 
-* an object implementing the :class:`Judge` protocol (``LexicalJudge``, ``OpenAIJudge``, yours);
+* an object implementing the ``Judge`` protocol (``LexicalJudge``, ``OpenAIJudge``, yours);
 * an ``openai.OpenAI`` / ``openai.AsyncOpenAI`` client plus ``model=``;
 * a langchain-core ``BaseChatModel``;
 * a ragas ``InstructorBaseRagasLLM`` (from ``llm_factory``) or legacy ``BaseRagasLLM``;
@@ -12,7 +12,7 @@
 
 Detection never imports a framework the caller has not imported already: an object can only be a
 ragas LLM if ragas is loaded. An MLflow judge model URI is a string, which this resolver reads as
-a deepeval model name: the MLflow face wraps it in :class:`MLflowJudge` first.
+a deepeval model name: the MLflow face wraps it in ``MLflowJudge`` first.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .base import Judge, JudgeReply, JudgeRequest
+from .guard import ModelRequestsForbidden, allow_model_requests, check_model_request
 
 if TYPE_CHECKING:
     from .cascade import CascadeJudge
@@ -46,9 +47,12 @@ __all__ = [
     "LangChainJudge",
     "LexicalJudge",
     "MLflowJudge",
+    "ModelRequestsForbidden",
     "OpenAIJudge",
     "OpikJudge",
     "RagasJudge",
+    "allow_model_requests",
+    "check_model_request",
     "resolve_judge",
 ]
 

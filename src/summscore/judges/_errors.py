@@ -3,8 +3,8 @@
 Backends raise their SDK's own exceptions (openai, httpx, langchain providers, deepeval's wrappers);
 this module reads them without importing any SDK: by HTTP status where the exception carries one,
 by type name otherwise. Transient failures (429, 408, 409, 5xx, timeouts, dropped connections)
-become :class:`TransientJudgeError` with the server's Retry-After hint; the rest become
-:class:`JudgeError`. Messages are redacted.
+become ``TransientJudgeError`` with the server's Retry-After hint; the rest become
+``JudgeError``. Messages are redacted.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Structured-output negotiation for :class:`.openai_client.OpenAIJudge`.
+"""Structured-output negotiation for ``OpenAIJudge``.
 
 The judge asks for a JSON-schema ``response_format`` first; if the server rejects it, JSON mode;
-if that is rejected too, plain text (:data:`_FORMAT_ORDER`). :func:`_rejects_format` tells such
-a refusal from other errors, :func:`_json_schema_format` builds the schema format for a reply
-model, and :data:`_negotiated` remembers, by (base URL, model), what each server accepted.
+if that is rejected too, plain text (``_FORMAT_ORDER``). ``_rejects_format`` tells such
+a refusal from other errors, ``_json_schema_format`` builds the schema format for a reply
+model, and ``_negotiated`` remembers, by (base URL, model), what each server accepted.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""What :class:`.openai_client.OpenAIJudge` needs to know about the ``openai`` client it is given.
+"""What ``OpenAIJudge`` needs to know about the ``openai`` client it is given.
 
 Whether requests may skip ``chat.completions.create`` and go through the client's ``post``
-(:func:`_posts_directly`: only for the SDK's own, unwrapped methods) and the options and response
+(``_posts_directly``: only for the SDK's own, unwrapped methods) and the options and response
 type that path passes; whether the client is async and owns its default connection pool; a copy
 of the client without the SDK's own retries; and the host suffix of the judge's name.
 """

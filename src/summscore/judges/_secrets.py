@@ -3,11 +3,11 @@
 A judge object carries its key in many shapes: ``openai.OpenAI.api_key``, LangChain's
 ``openai_api_key`` (a pydantic ``SecretStr``), deepeval's ``api_key`` SecretStr, a ragas LLM that
 wraps an instructor client that wraps an OpenAI client, an ``Authorization: Bearer ...`` default
-header, a function whose closure holds a client. :func:`register_secrets_in` walks the object's
+header, a function whose closure holds a client. ``register_secrets_in`` walks the object's
 attributes (no properties are evaluated, nothing is called), its mappings and sequences, and a
 function's closure, bound instance and the globals its code names, a bounded number of steps
 deep, and registers every string held under a credential-like name with
-:func:`summscore.masking.register_secret`, so it is masked in everything summscore emits.
+``summscore.masking.register_secret``, so it is masked in everything summscore emits.
 """
 
 from __future__ import annotations

@@ -19,17 +19,15 @@ class JudgeRequest:
     (what structured-output APIs are given). ``task`` and ``inputs`` carry the same request in
     structured form for judges that do not read prompts, such as the offline LexicalJudge:
 
-    ==============  =================================================================
-    task            inputs
-    ==============  =================================================================
-    keyphrases      text
-    questions       text; keyphrases (ragas style, answers "1"/"0") or n (yes/no)
-    answers         text (the text the questions are asked of), questions, vocabulary
-    truths          text, limit (None for no limit)
-    claims          text
-    verdicts        claims, evidence, vocabulary (("yes","no","borderline") or ("yes","no","unsure"))
-    reason          preset, score and the evidence lists of the preset
-    ==============  =================================================================
+    | task | inputs |
+    | --- | --- |
+    | keyphrases | text |
+    | questions | text; keyphrases (ragas style, answers "1"/"0") or n (yes/no) |
+    | answers | text (the text the questions are asked of), questions, vocabulary |
+    | truths | text, limit (None for no limit) |
+    | claims | text |
+    | verdicts | claims, evidence, vocabulary (("yes","no","borderline") or ("yes","no","unsure")) |
+    | reason | preset, score and the evidence lists of the preset |
 
     ``affinity`` is the source text of the case the request belongs to (None outside a case): a
     hint for judges that spread requests over processes, which may send one source's requests to

@@ -1,7 +1,7 @@
 """``CascadeJudge``: the offline judge first, an LLM judge only where the offline judge is unsure.
 
 The judging requests (the verdicts on a summary's claims, the answers to a text's questions) are
-first put to :class:`~summscore.judges.LexicalJudge`, which gives a confidence per claim or
+first put to ``LexicalJudge``, which gives a confidence per claim or
 question. When every item of a request is at least ``threshold`` confident, its answers stand and
 no LLM call is made; otherwise the LLM judge answers that request. Extraction (keyphrases,
 questions, truths, claims) and the reason always go to the LLM judge, so the statements judged
@@ -9,7 +9,7 @@ are the LLM's.
 
 Not the default: it changes the numbers relative to upstream's LLM-only metrics (by as much as
 the offline judge disagrees with the LLM on the items it is sure of). Each claim verdict the
-offline judge gave says so in its reason ("offline judge: ..."), and :attr:`CascadeJudge.decisions`
+offline judge gave says so in its reason ("offline judge: ..."), and ``CascadeJudge.decisions``
 records which judge answered each request.
 """
 
@@ -41,10 +41,10 @@ class CascadeDecision:
 class CascadeJudge:
     """``CascadeJudge(llm_judge, threshold=0.8)``: see the module docstring.
 
-    ``llm_judge`` is any :class:`~summscore.judges.Judge` (an ``OpenAIJudge``, a ``FunctionJudge``
+    ``llm_judge`` is any ``Judge`` (an ``OpenAIJudge``, a ``FunctionJudge``
     ...). ``threshold`` is the confidence (0 to 1) the offline judge needs on every item of a
     request for its answers to stand: 0 answers every judging request offline, above 1 asks the
-    LLM everything. The last ``keep`` decisions are kept in :attr:`decisions`; the counters cover
+    LLM everything. The last ``keep`` decisions are kept in ``decisions``; the counters cover
     all requests.
     """
 

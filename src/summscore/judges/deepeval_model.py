@@ -25,6 +25,7 @@ from ..errors import MissingExtraError
 from ._errors import classify_exception
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     from deepeval.metrics.utils import initialize_model
@@ -76,6 +77,7 @@ class DeepEvalJudge:
         self.name = f"deepeval:{model.get_model_name()}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         try:
             if self.async_mode:
                 result = await self._agenerate(request)

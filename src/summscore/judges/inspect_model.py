@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import MissingExtraError
 from ._errors import classify_exception
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     from inspect_ai.model import GenerateConfig, Model, ResponseSchema
@@ -40,6 +41,7 @@ class InspectJudge:
         self.name = f"inspect:{model}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         config = GenerateConfig()
         if self.structured:
             config = GenerateConfig(

@@ -8,6 +8,7 @@ from ..errors import MissingExtraError
 from ._errors import classify_exception
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     from langchain_core.messages import HumanMessage, SystemMessage
@@ -33,6 +34,7 @@ class LangChainJudge:
         self.name = f"langchain:{_model_name(model)}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         messages: list[Any] = []
         if self.system_prompt:
             messages.append(SystemMessage(content=self.system_prompt))

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import MissingExtraError
 from ._errors import classify_exception
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     import mlflow  # noqa: F401
@@ -66,6 +67,7 @@ class MLflowJudge:
         self.name = f"mlflow:{model_uri}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         try:
             output = await asyncio.to_thread(self._ask, request)
         except Exception as exc:

@@ -16,8 +16,8 @@ opik, ...) is called as before, so what it records is unchanged. When the client
 SDK's default HTTP client, the same request (URL and headers built by the SDK) is sent with
 aiohttp instead of httpx, a sixth of the CPU (see ``_fastpost``).
 
-Structured-output negotiation lives in :mod:`._openai_format`; what the judge needs to know about
-the client it is given (direct posting, async or not, its connection pool) in :mod:`._openai_sdk`.
+Structured-output negotiation lives in ``_openai_format``; what the judge needs to know about
+the client it is given (direct posting, async or not, its connection pool) in ``_openai_sdk``.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from ._openai_sdk import (
 )
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 __all__ = ["OpenAIJudge"]
 
@@ -66,10 +67,14 @@ class OpenAIJudge:
         temperature: sent with every request; None leaves the server default (some reasoning
             models accept only their default).
         max_tokens: optional completion cap.
-        response_format: "auto" negotiates as described above; or force one format.
+        response_format: "auto" asks for a JSON schema and falls back to JSON mode, then plain
+            text, when the server refuses (remembered per server and model); or force one of
+            "json_schema", "json_object", "text".
         system_prompt: optional system message.
         timeout: per-request timeout in seconds given to the client.
-        cost_per_input_token / cost_per_output_token: prices used to fill ``Usage.cost``.
+        cost_per_input_token: US dollars per prompt token, to fill ``Usage.cost`` (default: the
+            model's list price, where genai-prices knows it).
+        cost_per_output_token: US dollars per completion token, likewise.
         extra_body: extra JSON merged into every request (server-specific options).
     """
 
@@ -126,6 +131,7 @@ class OpenAIJudge:
         return self._format
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name, self.base_url)
         messages = []
         if self.system_prompt:
             messages.append({"role": "system", "content": self.system_prompt})
@@ -190,7 +196,7 @@ class OpenAIJudge:
         return data if isinstance(data, dict) else {}
 
     def _reply_from_body(self, data: dict[str, Any]) -> JudgeReply:
-        """:meth:`_reply` for the JSON body of a chat completion (read as leniently as the SDK)."""
+        """``_reply`` for the JSON body of a chat completion (read as leniently as the SDK)."""
         content: Any = ""
         choices = data.get("choices")
         if isinstance(choices, list) and choices and isinstance(choices[0], dict):

@@ -17,6 +17,7 @@ from ..errors import MissingExtraError
 from ._errors import classify_exception
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     from opik.evaluation.models import OpikBaseModel
@@ -43,6 +44,7 @@ class OpikJudge:
         self.name = f"opik:{getattr(model, 'model_name', None) or type(model).__name__}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         failure: Exception | None = None
         try:
             text = await self._ask(request)

@@ -156,7 +156,7 @@ def check_fits(
 
 
 def check_judge_fits(judge: Any, text: str, *, field: str = "source") -> None:
-    """:func:`check_fits` for a judge that names its model (``OpenAIJudge.model``); others pass.
+    """``check_fits`` for a judge that names its model (``OpenAIJudge.model``); others pass.
 
     The hook for the core: call it on the source before the first judge call, so a source longer
     than the model's context window is that row's clear error instead of an opaque API error.

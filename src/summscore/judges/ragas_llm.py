@@ -17,6 +17,7 @@ from ..errors import MissingExtraError
 from ._errors import classify_exception
 from ._secrets import register_secrets_in
 from .base import JudgeReply, JudgeRequest
+from .guard import check_model_request
 
 try:
     from langchain_core.prompt_values import StringPromptValue
@@ -55,6 +56,7 @@ class RagasJudge:
         self.name = f"ragas:{_model_name(llm)}"
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        check_model_request(self.name)
         try:
             if self._instructor:
                 return await self._instructor_call(request)

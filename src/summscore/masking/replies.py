@@ -2,8 +2,8 @@
 or put into a result.
 
 Replies are data the scoring goes on with, so only what is surely a key is masked: the registered
-and environment secrets of :mod:`.secrets`, ``sk-`` style keys, and the keys written in the
-texts of the case the reply is about (:func:`case_keys`), in whole or in any ``WINDOW``-long
+and environment secrets of ``secrets``, ``sk-`` style keys, and the keys written in the
+texts of the case the reply is about (``case_keys``), in whole or in any ``WINDOW``-long
 piece: a judge may quote such a key without the prefix that makes it look like one.
 
 Work shared by several cases (the source side, done once per source) is masked with the keys of
@@ -59,7 +59,7 @@ def _redact_reply_text(text: str, known: frozenset[str]) -> str:
 def keys_in(*texts: str) -> frozenset[str]:
     """The ``sk-`` style keys written in ``texts`` (a case's source, summary and questions, or a
     request's prompt). A judge can echo such a key in part, without the prefix the pattern needs
-    (the offline judge's keyphrases cut ``sk-proj-...`` at its hyphens): :func:`redact_value`
+    (the offline judge's keyphrases cut ``sk-proj-...`` at its hyphens): ``redact_value``
     given them masks any ``WINDOW``-long run of them. Bearer tokens and ``password:`` values stay
     prose here ("the secret: COVID-19 wards" names no key), as they do in replies."""
     found: set[str] = set()
@@ -70,7 +70,7 @@ def keys_in(*texts: str) -> frozenset[str]:
 
 
 def request_keys(prompt: str, inputs: Mapping[str, Any]) -> frozenset[str]:
-    """:func:`keys_in` a request made outside a case: its prompt, or the strings of its inputs
+    """``keys_in`` a request made outside a case: its prompt, or the strings of its inputs
     for a judge that reads no prompt."""
     if prompt:
         return keys_in(prompt)
@@ -138,7 +138,7 @@ def case_error(exc: BaseException) -> BaseException:
 
 
 def redact_result(result: M) -> M:
-    """A case's result with the case's keys (:func:`case_keys`) masked in it, the result itself
+    """A case's result with the case's keys (``case_keys``) masked in it, the result itself
     when it holds none of them: a case may reuse the source side of an earlier case with the
     same source, whose replies were masked with that case's keys, not this one's."""
     keys = current_case_keys()
@@ -156,8 +156,8 @@ def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:
     parser accepts like the model).
 
     Masks registered and environment secrets, ``sk-`` style keys, and any ``WINDOW``-long run of
-    the keys in ``asked`` (the case's, see :func:`case_keys`); not the looser patterns
-    :func:`redact` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
+    the keys in ``asked`` (the case's, see ``case_keys``); not the looser patterns
+    ``redact`` applies to error text, so ordinary prose in a reply stays as the judge wrote it.
     """
     known = _core._known_secrets() | asked if asked else _core._known_secrets()
     if isinstance(value, bytes):  # read as the reply parser reads it
@@ -171,8 +171,8 @@ def redact_value(value: Any, asked: frozenset[str] = frozenset()) -> Any:
 
 
 def _gather_texts(value: Any, texts: list[str]) -> bool:
-    """Append every string of a reply (dict keys included) to ``texts``, as :func:`_redact_reply`
-    visits them; False for a reply holding a model, which only :func:`_redact_reply` reads."""
+    """Append every string of a reply (dict keys included) to ``texts``, as ``_redact_reply``
+    visits them; False for a reply holding a model, which only ``_redact_reply`` reads."""
     if isinstance(value, str):
         texts.append(value)
     elif isinstance(value, dict):
@@ -203,7 +203,7 @@ def _gather_texts(value: Any, texts: list[str]) -> bool:
 
 
 def _could_mask(text: str, known: frozenset[str]) -> bool:
-    """Could :func:`_redact_reply_text` change some string of ``text`` (a reply's strings joined
+    """Could ``_redact_reply_text`` change some string of ``text`` (a reply's strings joined
     by NUL)? Each of its tests is a search that a match in one string also passes on the joined
     text (no match holds a NUL, and a NUL before a word is a word boundary as a string's start
     is), so False means no string of the reply changes: one search each for the whole reply."""

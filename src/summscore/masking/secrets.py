@@ -1,9 +1,9 @@
 """Keep secrets out of messages, logs, reports and caches.
 
 Before summscore stores, logs or raises any text that came from a judge (its replies included),
-that text goes through :func:`redact`. It masks:
+that text goes through ``redact``. It masks:
 
-* every secret registered with :func:`register_secret` (each judge backend registers the keys held
+* every secret registered with ``register_secret`` (each judge backend registers the keys held
   by the object the user passed, see ``judges/_secrets.py``) and the value of every environment
   variable whose name looks like a credential (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET``, ...);
   any run of 12 or more characters of such a secret counts as the secret, so a key cut in two, or
@@ -13,8 +13,8 @@ that text goes through :func:`redact`. It masks:
 * bearer tokens, ``sk-`` style keys and ``api_key=...`` pairs, registered or not.
 
 Masking happens before any cut to length, so a key straddling a cut cannot escape in part.
-Judge replies are masked more narrowly (keys only, not prose), by :mod:`.replies`.
-:func:`install_log_redaction` applies the same masking to log records of summscore and of the
+Judge replies are masked more narrowly (keys only, not prose), by ``replies``.
+``install_log_redaction`` applies the same masking to log records of summscore and of the
 HTTP and framework libraries the judges use.
 """
 
@@ -122,7 +122,7 @@ def _fold(text: str) -> str:
 
 def _secret_spans(text: str, secret: str, folded: str | None = None) -> list[tuple[int, int]]:
     """Where ``text`` holds ``WINDOW`` or more consecutive characters of ``secret`` in any letter
-    case (all of it, as written, when the secret is that short). ``folded``: :func:`_fold` of
+    case (all of it, as written, when the secret is that short). ``folded``: ``_fold`` of
     ``text``, where the caller has it."""
     if len(secret) <= WINDOW:
         spans = []
@@ -210,7 +210,7 @@ def _known_secrets() -> frozenset[str]:
 def _quick_pieces(known: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What a text holding a piece of a ``known`` secret must contain, for a quick "nothing to
     do": each short secret as written, and the lower-case blocks of the long ones that
-    :func:`_secret_spans` starts from (looked for in the text folded). One substring test per
+    ``_secret_spans`` starts from (looked for in the text folded). One substring test per
     piece runs three times faster than one regular expression of them all."""
     exact: set[str] = set()
     folded: set[str] = set()

@@ -151,7 +151,7 @@ class Context:
         inputs: Mapping[str, Any],
         check: Callable[[Sequence[str]], tuple[list[str], str | None]],
     ) -> list[Any]:
-        """:meth:`ask`, then a check beyond the schema (see summscore.calls.checks): a reply that
+        """``ask``, then a check beyond the schema (see summscore.calls.checks): a reply that
         fails it is asked again once with the problem named; what still fails is dropped, with
         a warning. Judges that read no prompts (the offline judge) are not second-guessed."""
         items = await self.ask(task, rendered, reply_model, field_name, inputs=inputs)
@@ -258,7 +258,7 @@ class SummaryFirst(Protocol):
 
 
 def summary_first(preset: Any) -> SummaryFirst | None:
-    """The preset as a :class:`SummaryFirst`, or None. Decided once per preset class: a runtime
+    """The preset as a ``SummaryFirst``, or None. Decided once per preset class: a runtime
     protocol check walks the protocol's members on every call, and this one runs for every case."""
     kind = type(preset)
     known = _summary_first_classes.get(kind)

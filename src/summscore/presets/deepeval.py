@@ -159,7 +159,7 @@ class DeepEvalPreset(Preset):
     async def judge_prepared(
         self, ctx: Context, work: DeepEvalSource, claims: list[str], text: str, summary: str
     ) -> dict[str, Any]:
-        """:meth:`judge_summary` once the claims are known (see :meth:`prepare_summary`)."""
+        """``judge_summary`` once the claims are known (see ``prepare_summary``)."""
         opts = self.options
 
         async def judged_claims() -> list[VerdictItem]:

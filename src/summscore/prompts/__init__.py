@@ -57,7 +57,7 @@ _TASKS = {
 
 def check_prompt_set(preset: str, prompts: Any) -> Any:
     """Validate a prompt-set object given as ``prompts=``: it needs a ``name`` and one method per
-    judge task of the preset (see :mod:`summscore.prompts.base`)."""
+    judge task of the preset (see ``summscore.prompts.base``)."""
     tasks = _TASKS.get(preset)
     if tasks is None:
         raise ValueError(f"unknown preset {preset!r}")

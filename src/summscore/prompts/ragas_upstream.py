@@ -74,8 +74,8 @@ class UpstreamRagasPrompts:
     """Render the ragas summary-score prompts with the installed ragas.
 
     ``legacy`` picks the legacy metric's prompts (None: the collections ones when the installed
-    ragas has them). ``owner`` holds the prompts (under :data:`COLLECTIONS_PROMPTS` or
-    :data:`LEGACY_PROMPTS`); without one this object holds ragas's defaults itself.
+    ragas has them). ``owner`` holds the prompts (under ``COLLECTIONS_PROMPTS`` or
+    ``LEGACY_PROMPTS``); without one this object holds ragas's defaults itself.
     """
 
     def __init__(self, owner: Any = None, *, legacy: bool | None = None) -> None:
@@ -271,7 +271,7 @@ def render(prompt: Any, data: Any) -> str:
 
 
 def _cached_signature(prompt: Any) -> tuple[Any, ...]:
-    """:func:`prompt_signature`, recomputed only when the frame key changes."""
+    """``prompt_signature``, recomputed only when the frame key changes."""
     try:
         key = _frame_key(prompt)
         cached = _signatures.get(prompt)

@@ -17,7 +17,7 @@ scorer's async pipeline. ``judge_concurrency`` is the judge requests in flight a
 cluster: each actor gets an equal share, so the judge's rate limit holds however many machines
 run. Results are new columns beside the input columns (``score``, the components, ``success``,
 ``reason``, ``error``, the evidence, the provenance and the spend); a row that fails keeps its
-place with ``error`` set. ``summscore score --engine ray`` (the CLI) is :func:`run_score_file`.
+place with ``error`` set. ``summscore score --engine ray`` (the CLI) is ``run_score_file``.
 
 The face of Ray: may import files/, the scorer and below; Ray itself only inside functions.
 """

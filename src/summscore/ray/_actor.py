@@ -24,6 +24,8 @@ __all__ = ["PICKLED", "RESULT_COLUMNS", "SOURCE_KEY", "ScoringActor", "reserved_
 
 # The columns score_dataset adds (the CLI's results file also has the id and the fingerprint).
 RESULT_COLUMNS = tuple(name for name in FIELDS if name not in ("id", "fingerprint"))
+"""The columns ``score_dataset`` adds to each row: the score, the components, ``success``,
+``reason``, ``error``, the evidence, the provenance and the spend (``prefix=`` renames them)."""
 SOURCE_KEY = "__summscore_source"  # what rows are grouped by (group_by_source), then dropped
 PICKLED = "__summscore_result"  # the CLI's column: each row's whole SummaryResult, pickled
 

@@ -57,18 +57,24 @@ def score_dataset(
         judge_concurrency: judge requests in flight across all actors together: each actor
             gets ``judge_concurrency // max actors`` (not Ray's per-actor thread count).
         batch_size: rows per batch handed to an actor.
+        columns: other column names, ``Columns(source=..., summary=..., id=..., questions=...)``.
         prefix: put before each result column's name; a result column that would replace an
             input column is refused (nothing overwrites the user's data).
         group_by_source: send all rows of one source to one actor, so its source-side judge
             work (keyphrases, questions, truths) is done once across the cluster. Costs a shuffle
             (nothing is scored until every row is read) and the rows come back grouped by
             source, not in input order.
-        num_cpus, num_gpus, memory, resources, scheduling_strategy: each actor's Ray options, as
-            ``map_batches`` takes them (an actor waiting on a remote judge needs little CPU; the
-            offline judge is CPU-bound and wants 1).
+        num_cpus: CPUs reserved by each actor, as ``map_batches`` takes it: an actor waiting on
+            a remote judge needs little (``0.25``); the offline judge is CPU-bound and wants 1.
+        num_gpus: GPUs reserved by each actor (Ray's option, passed as given).
+        memory: bytes of memory reserved by each actor (Ray's option, passed as given).
+        resources: custom Ray resources each actor needs, e.g. ``{"judge_quota": 1}``.
+        scheduling_strategy: where Ray places the actors, e.g. ``"SPREAD"``.
         ray_remote_args: any other ``ray.remote`` option of the actors. summscore starts them
             with ``max_restarts=0`` (see the docs, "Ray"); ``{"max_restarts": -1}`` restores Ray's
             default.
+        **renamed: the old names ``actors`` (now ``concurrency``) and ``max_concurrency`` (now
+            ``judge_concurrency``), accepted with a warning.
     """
     try:
         import ray.data

@@ -1,7 +1,7 @@
-"""The HTML report of a scoring run: one self-contained page (:mod:`.page`), its fragments
-(:mod:`.html`) and its inline style and script (:mod:`.assets`).
+"""The HTML report of a scoring run: one self-contained page (``page``), its fragments
+(``html``) and its inline style and script (``assets``).
 
-May import :mod:`summscore.results` and :mod:`summscore.masking` (a report is shared, so keys in
+May import ``summscore.results`` and ``summscore.masking`` (a report is shared, so keys in
 its texts are masked); never the scorer, a judge or a face.
 """
 

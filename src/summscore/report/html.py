@@ -1,6 +1,6 @@
-"""The HTML fragments of the report page (see :mod:`.page`): its head (figures,
+"""The HTML fragments of the report page (see ``page``): its head (figures,
 histogram, tables, controls) and one case's card. Every text from the data is escaped here, and
-the keys a source or summary holds are masked (a report is shared; see :mod:`summscore.masking.replies`)."""
+the keys a source or summary holds are masked (a report is shared; see ``summscore.masking.replies``)."""
 
 from __future__ import annotations
 

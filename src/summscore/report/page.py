@@ -11,7 +11,7 @@ Every text from the data is HTML-escaped (summaries and sources are untrusted), 
 embedded as JSON with ``<`` escaped so no text can close the script block, and a lone surrogate in
 any text becomes U+FFFD instead of failing the write.
 
-:func:`render_report` makes the page from cases in memory; :class:`ReportWriter` writes the same
+``render_report`` makes the page from cases in memory; ``ReportWriter`` writes the same
 page to a stream case by case, for runs too large to hold (``summscore score --report``).
 """
 
@@ -43,7 +43,7 @@ class ReportWriter:
     """Writes one report page to ``out``, case by case, holding no case in memory.
 
     The page's head shows figures over every case, so they are given first: ``summary`` (as
-    :func:`summscore.results.stats.summarize` or a one-pass equivalent makes it) and ``scores``, every
+    ``summscore.results.stats.summarize`` or a one-pass equivalent makes it) and ``scores``, every
     case's score in input order (NaN where none). Then, in this order::
 
         writer = ReportWriter(out, summary, scores, title=..., meta=..., top=..., first=...)
@@ -53,7 +53,7 @@ class ReportWriter:
         writer.end()
 
     ``first`` (the first case's result) fills in the preset, judge and prompt set that ``meta``
-    does not give. The bytes are those :func:`render_report` returns for the same cases.
+    does not give. The bytes are those ``render_report`` returns for the same cases.
     """
 
     def __init__(
@@ -83,7 +83,7 @@ class ReportWriter:
 
     def worst(self) -> list[int]:
         """The indices of the cases shown without JavaScript: no score first, then the lowest,
-        ties in input order; at most :data:`PAGE_SIZE`."""
+        ties in input order; at most ``PAGE_SIZE``."""
         keys = (
             (not math.isnan(s), 0.0 if math.isnan(s) else s, i) for i, s in enumerate(self.scores)
         )
@@ -95,7 +95,7 @@ class ReportWriter:
 
     def head(self, cards: Iterable[str]) -> None:
         """Write the page up to the cases' data: figures, tables, controls and ``cards``, the
-        cards of :meth:`worst` in its order."""
+        cards of ``worst`` in its order."""
         components = [n for n in _COMPONENT_NAMES if n in self.summary.components]
         static = "\n".join(cards)
         shown = min(len(self.scores), PAGE_SIZE)

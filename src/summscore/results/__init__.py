@@ -1,8 +1,8 @@
-"""What scoring returns: one case's :class:`SummaryResult` (its score, components, evidence and
-:class:`Usage`) and a batch's :class:`SummaryResults` with its statistics.
+"""What scoring returns: one case's ``SummaryResult`` (its score, components, evidence and
+``Usage``) and a batch's ``SummaryResults`` with its statistics.
 
-The bottom layer, with :mod:`summscore.errors`, :mod:`summscore.formulas` and
-:mod:`summscore.cases`: it imports no other part of summscore, and every part may import it.
+The bottom layer, with ``summscore.errors``, ``summscore.formulas`` and
+``summscore.cases``: it imports no other part of summscore, and every part may import it.
 """
 
 from __future__ import annotations

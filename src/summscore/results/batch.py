@@ -1,8 +1,8 @@
 """What ``score_many`` returns: a list of results that also summarises itself.
 
-:class:`SummaryResults` is a ``list`` subclass, so code that indexes, iterates or compares the
-results as a list keeps working; on top it has :meth:`~SummaryResults.summary` (mean, quantiles,
-pass rate, failures by cause, spend), :meth:`~SummaryResults.to_pandas` (one row per case) and a
+``SummaryResults`` is a ``list`` subclass, so code that indexes, iterates or compares the
+results as a list keeps working; on top it has ``summary`` (mean, quantiles,
+pass rate, failures by cause, spend), ``to_pandas`` (one row per case) and a
 table for notebooks (``_repr_html_``).
 """
 

@@ -1,4 +1,4 @@
-"""What a scorer returns: :class:`SummaryResult`, its evidence and its :class:`Usage`."""
+"""What a scorer returns: ``SummaryResult``, its evidence and its ``Usage``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,13 @@ __all__ = [
 
 
 class QuestionAnswer(BaseModel):
-    """A ragas-preset question generated from the source and the judge's answer on the summary."""
+    """A ragas-preset question generated from the source and the judge's answer on the summary.
+
+    Attributes:
+        question: The closed question, generated from the source and its keyphrases.
+        answer: The judge's answer from the summary, as given ("1" or "0" under ragas's prompts).
+        answered: True when the answer counts as answered (ragas's rule: it equals "1").
+    """
 
     question: str
     answer: str
@@ -36,6 +42,16 @@ class ClaimVerdict(BaseModel):
     could neither confirm nor contradict. The deepeval and mastra rules' alignment is then the
     mean support (graded; mastra rounds it as its rule does) instead of the share of "yes"
     verdicts. None for LLM judges.
+
+    Attributes:
+        claim: The statement, as the judge took it from the summary.
+        verdict: The judge's verdict, lower-cased: "yes", "no", or "borderline" / "unsure" where
+            the preset has such a verdict.
+        reason: The judge's reason for the verdict (the offline judge names its evidence); None
+            when the judge gave none.
+        supported: True when the verdict counts as supported under the preset's rule.
+        support: How much of the claim the source carries, 0 to 1 (the offline judge only; see
+            above), else None.
     """
 
     claim: str
@@ -49,6 +65,12 @@ class AssessmentAnswer(BaseModel):
     """An assessment (coverage) question with its answer on the source and on the summary.
 
     ``source_answer`` is None under the mastra preset, which answers from the summary only.
+
+    Attributes:
+        question: The closed (yes/no) question about the source.
+        source_answer: The judge's answer from the source; None under the mastra preset.
+        summary_answer: The judge's answer from the summary.
+        covered: True when the question counts as covered by the summary under the preset's rule.
     """
 
     question: str
@@ -62,6 +84,34 @@ class SummaryResult(BaseModel):
 
     ``score`` is NaN when the preset could not compute it (ragas's convention for a failed row);
     ``error`` then says why. Components a preset does not compute are None.
+
+    Attributes:
+        score: The preset's final score: 0 to 1 (0 to ``scale`` under the mastra preset), or NaN
+            when the case could not be scored.
+        preset: The rule that computed it: "ragas", "deepeval" or "mastra".
+        prompt_set: The prompts the judge was sent: "ragas-0.4.3", "deepeval-4.3.1",
+            "summscore-v1", ..., or "none" for a judge that reads no prompt (the offline judge).
+        judge: The judge's name, e.g. "openai:gpt-4o-mini" or "lexical"; never a credential.
+        qa_score: ragas: the share of the source's questions the summary answers.
+        conciseness_score: ragas: 1 - len(summary) / len(source), in characters.
+        alignment_score: deepeval and mastra: the share of the summary's claims the source
+            supports (the mean support with the offline judge; on ``scale`` under mastra).
+        coverage_score: deepeval and mastra: the share of the source's questions the summary
+            also answers "yes" (on ``scale`` under mastra).
+        keyphrases: ragas: the keyphrases extracted from the source.
+        questions: ragas: each question about the source with the summary's answer.
+        truths: deepeval: the truths extracted from the source.
+        claims: deepeval and mastra: each claim of the summary with its verdict and reason.
+        assessment: deepeval and mastra: each coverage question with its answers.
+        reason: The judge's explanation of the score (``include_reason=True``); None otherwise.
+        error: Why the case could not be scored (the score is then NaN); None when it was.
+        warnings: What went wrong without failing the case (a list of answers of the wrong
+            length scored as far as it was judged, ...).
+        threshold: The pass mark ``success`` compares the score with; None when the preset has
+            none.
+        usage: What judging this case cost: calls, retries, tokens, cost.
+        id: The case's id (``Case.id``, a mapping's "id", else its position) when scored in a
+            batch; None for a single call.
     """
 
     score: float

@@ -115,6 +115,15 @@ class BatchSummary:
 
     The pass rate is deepeval's rule: a case passes when it was scored and its score reaches
     ``threshold`` (the results' own threshold under the deepeval preset, else half the top score).
+
+    Attributes:
+        scores: Count, mean, standard deviation and quantiles of the scored cases.
+        threshold: The pass mark the pass rate uses (see above).
+        passed: Cases scored at or above ``threshold``.
+        components: The mean of each component the preset computed, by name.
+        causes: (cause, count) of the failed cases, most frequent first.
+        usage: What the whole batch cost.
+        offline: True when every result came from the offline judge, which costs nothing.
     """
 
     scores: Summary
@@ -162,7 +171,7 @@ class BatchSummary:
 def summarize(
     results: Sequence[SummaryResult], *, threshold: float | None = None, top: float = 1.0
 ) -> BatchSummary:
-    """Summarise a batch of results (see :class:`BatchSummary`)."""
+    """Summarise a batch of results (see ``BatchSummary``)."""
     if threshold is None:
         threshold = next((r.threshold for r in results if r.threshold is not None), 0.5 * top)
     components: dict[str, list[float]] = {}

@@ -1,4 +1,4 @@
-"""What judging cost: :class:`Usage` (calls, tokens, cost) and how a cost is written."""
+"""What judging cost: ``Usage`` (calls, tokens, cost) and how a cost is written."""
 
 from __future__ import annotations
 
@@ -18,6 +18,17 @@ class Usage(BaseModel):
     work (keyphrases, questions, truths, the source's answers) was already in the scorer's cache;
     ``cached_calls`` counts replies read from the persistent reply cache instead of the judge
     (their tokens and cost are not counted again).
+
+    Attributes:
+        judge_calls: Requests the judge answered (each re-ask of an unusable reply is one more).
+        retries: Attempts sent again after a transient failure (429, timeout, 5xx, a dropped
+            connection).
+        input_tokens: Prompt tokens, as the backend reported them; None when it does not.
+        output_tokens: Completion tokens, as the backend reported them; None when it does not.
+        cost: US dollars at the model's list price (genai-prices, or the per-token prices
+            given); None when unknown, never 0 for an unknown price.
+        reused_calls: Calls saved by the source cache (source-side work already done).
+        cached_calls: Replies read from the persistent reply cache instead of the judge.
     """
 
     model_config = ConfigDict(validate_assignment=False)

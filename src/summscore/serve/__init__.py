@@ -23,7 +23,7 @@ __all__ = ["ServeConfig", "create_app"]
 
 
 def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -> FastAPI:
-    """The ASGI app over ``scorer`` (see :mod:`summscore.serve.app`); needs FastAPI."""
+    """The ASGI app over ``scorer`` (see ``summscore.serve.app``); needs FastAPI."""
     try:
         from .app import create_app as make
     except ImportError as exc:  # pragma: no cover - depends on the environment

@@ -1,6 +1,6 @@
 """The ASGI app: ``POST /v1/score``, ``POST /v1/score:batch``, ``GET /healthz``, ``GET /metrics``,
 ``/openapi.json``, ``/docs`` (Swagger UI served from the package: it needs no network) and
-``POST /v1/promptfoo`` (promptfoo's webhook assertion, :mod:`.promptfoo`)."""
+``POST /v1/promptfoo`` (promptfoo's webhook assertion, ``promptfoo``)."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ class ScoreOptions(_Options):
 
     Each applies only to the presets that have it; the server rejects the others by name.
     ``maxQuestions`` is Mastra's name for ``n``. A server's OpenAPI document lists only the
-    options it accepts (see :func:`server_models`).
+    options it accepts (see ``server_models``).
     """
 
     scale: _Positive | None = Field(None, description="mastra: maximum score, e.g. 10")

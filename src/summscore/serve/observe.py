@@ -1,9 +1,9 @@
 """What the service tells its operators: Prometheus metrics (``GET /metrics``) and access logs.
 
-:class:`Metrics` holds one registry per app (two apps in one process never share counters):
+``Metrics`` holds one registry per app (two apps in one process never share counters):
 requests by route, method and status, their latency, cases by outcome, judge calls, retries and
 errors by kind, tokens and cost, requests refused (503) and past the deadline (504), and the queue
-as gauges read when scraped. :class:`Observe` is the ASGI middleware that counts every request and
+as gauges read when scraped. ``Observe`` is the ASGI middleware that counts every request and
 writes one access-log line for it, with the path as the client sent it (``/v1/score:batch``, not
 ``/v1/score%3Abatch`` as uvicorn's own access log prints it), as text or JSON, masked like every
 summscore log line (no key or token).

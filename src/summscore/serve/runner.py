@@ -1,6 +1,6 @@
 """The service's scheduler: one scorer, a bounded judge queue, per-request preset options.
 
-Every request goes through one :class:`Runner` and so through one ``SummarizationScorer``: the
+Every request goes through one ``Runner`` and so through one ``SummarizationScorer``: the
 source cache, the reply cache and the judge client are shared, and at most ``max_concurrency``
 cases are judged at once whatever the number of requests. Beyond that, up to ``max_queue`` cases
 wait; a request that would overflow the queue is refused whole (503, Retry-After) rather than
@@ -54,7 +54,22 @@ class ServeConfig:
     """Limits of one server. ``max_concurrency`` None means the scorer's ``max_concurrency``;
     ``request_timeout`` None means no deadline (seconds otherwise: a request still running then
     is answered 504 and its cases are cancelled, their judge slots free again); ``docs`` False
-    leaves out the ``/docs`` page (``/openapi.json`` stays)."""
+    leaves out the ``/docs`` page (``/openapi.json`` stays).
+
+    Attributes:
+        max_concurrency: Cases judged at once, shared by every request; None: the scorer's.
+        max_queue: Cases waiting for the judge beyond ``max_concurrency`` before requests are
+            answered 503 with Retry-After.
+        max_batch: Cases per batch request.
+        max_body_bytes: The largest request body; a larger one is answered 413.
+        max_questions: The largest ``n`` / ``maxQuestions`` a request may ask for.
+        request_options: The preset options a request may set (all of them by default).
+        token: The bearer token every request must send (``Authorization: Bearer ...``); None
+            for none.
+        request_timeout: Seconds a request may run before it is answered 504; None for no
+            deadline.
+        docs: Serve the Swagger UI at ``/docs`` (from the package, no network needed).
+    """
 
     max_concurrency: int | None = None
     max_queue: int = 256

@@ -72,7 +72,7 @@ class LexicalJudge:
         return JudgeReply(output=self.run(request.task, request.inputs))
 
     def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
-        """Perform ``task`` on ``inputs`` (see :class:`summscore.judges.JudgeRequest`)."""
+        """Perform ``task`` on ``inputs`` (see ``summscore.judges.JudgeRequest``)."""
         self._check_inputs(inputs)
         if task == "keyphrases":
             return {"keyphrases": extract_keyphrases(inputs["text"])}
@@ -96,9 +96,9 @@ class LexicalJudge:
         raise JudgeError(f"LexicalJudge cannot perform the task {task!r}")
 
     def assess(self, task: str, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list[float]]:
-        """Like :meth:`run` for the judging tasks ("answers", "verdicts"), with a confidence
+        """Like ``run`` for the judging tasks ("answers", "verdicts"), with a confidence
         (0 to 1) per answer or verdict: what a cascade decides by (see
-        :class:`summscore.judges.cascade.CascadeJudge`)."""
+        ``summscore.judges.cascade.CascadeJudge``)."""
         self._check_inputs(inputs)
         if task == "answers":
             yes, no = tuple(inputs.get("vocabulary", ("yes", "no")))[:2]

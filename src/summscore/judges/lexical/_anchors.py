@@ -130,7 +130,7 @@ _QUANTITY_HINTS: WordMemo[int] = WordMemo(_quantity_hint)
 
 def quantities(text: str, words: list[str] | None = None) -> list[Anchor]:
     """Numbers in ``text`` with their kind and unit, in order of appearance. ``words``: the
-    text's :func:`._words.ascii_words`, where the caller has them: they tell whether it holds
+    text's ``ascii_words``, where the caller has them: they tell whether it holds
     digits or number words at all without reading it again."""
     found: list[Anchor] = []
     if words is None:
@@ -328,7 +328,7 @@ def names(text: str) -> list[Anchor]:
     """Named-entity-like phrases of ``text`` (lower-cased), in order of appearance.
 
     A lone capitalised word opening a sentence is marked ``tentative``: whether it is a name
-    depends on the text around (see :func:`make_span`'s ``common``).
+    depends on the text around (see ``make_span``'s ``common``).
     """
     found: list[Anchor] = []
     for run in _name_runs(text):

@@ -8,13 +8,13 @@
   where the union wants 6%; a founder named where the source names another);
 * a flipped negation or an antonym in an otherwise matching passage.
 
-One structural check is weaker and only raises a :class:`Doubt` (a reason, not a "no"): a name
+One structural check is weaker and only raises a ``Doubt`` (a reason, not a "no"): a name
 the matching passage pairs with another than the statement does ("the source puts ... with ...").
 A statement that lists two pairs in another order or wording than the passage trips it
 ("the Patriots vs. the Chiefs and the Rams vs. the Saints"): on the validation cuts of the
 development sets, the claims it marked were all consistent (on the test cuts, 2 of 3).
 
-The structural checks (roles, attachment, slots, misattribution) are in :mod:`._structure`; this
+The structural checks (roles, attachment, slots, misattribution) are in ``_structure``; this
 module orders the checks and words the reasons.
 """
 
@@ -182,7 +182,7 @@ def _same_subject(statement: Span, part: Span) -> bool:
 
 def contradicted(statement: Span, doc: Doc, *, strict: bool = True) -> str | None:
     """A contradiction in the statement, or in one of its fragments (so one wrong fact is not
-    diluted by the right ones around it); a :class:`Doubt` only where nothing stronger is found."""
+    diluted by the right ones around it); a ``Doubt`` only where nothing stronger is found."""
     # Which name goes with which fact, and what is negated, is judged per fragment: a statement
     # that fuses several source sentences has content from several clauses by design. A
     # question is judged as a whole; a claim also part by part.

@@ -1,5 +1,5 @@
-"""A whole text as the lexical judge reads it: :class:`Doc`, its sentences and the windows of two
-adjacent sentences, analysed once and memoised (:func:`analyze`)."""
+"""A whole text as the lexical judge reads it: ``Doc``, its sentences and the windows of two
+adjacent sentences, analysed once and memoised (``analyze``)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class Doc:
     def best_windows(self, tokens: frozenset[str], top: int) -> list[Span]:
         """The ``top`` windows (sentences or adjacent pairs) sharing most of ``tokens``, the
         shorter first among equals. Counted through an inverted index over a bounded set of
-        candidates (see :mod:`._index`), and memoised per token set: a text made of one
+        candidates (see ``_index``), and memoised per token set: a text made of one
         repeated unit asks the same question once per unit, and the verdict that asks for the
         best window after the contradiction check asked for three reads the first of those.
         (The windows are ordered by a key unique to each: the first ``top`` of a longer answer
@@ -108,7 +108,7 @@ class Doc:
 
     def clauses_sharing(self, tokens: frozenset[str]) -> list[Span]:
         """The clauses worth comparing with a statement made of ``tokens``: all of them in a
-        text of ordinary length, the candidates of an inverted index (see :mod:`._index`) in a
+        text of ordinary length, the candidates of an inverted index (see ``_index``) in a
         longer one."""
         clauses = self.clauses()
         if len(clauses) <= POSTING_LIMIT:

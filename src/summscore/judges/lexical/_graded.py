@@ -66,14 +66,14 @@ def _lowered_units(lowered: str) -> list[str]:
 def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
     claims). ``lowered``: the text normalised and lower-cased, where the caller has it (its
-    analysis does, see :class:`._doc.Doc`), so that it is not normalised again."""
+    analysis does, see ``Doc``), so that it is not normalised again."""
     units = _units(text) if lowered is None else _lowered_units(lowered)
     return Grams(frozenset(units), f" {' '.join(units)} ")
 
 
 def claim_support(claim: str, grams: Grams) -> float:
     """The square root of the mean, over the lengths the claim is long enough for, of the share
-    of the claim's n-grams found in the source (``grams`` from :func:`source_grams`); 1 for a
+    of the claim's n-grams found in the source (``grams`` from ``source_grams``); 1 for a
     claim with no word at all (nothing in it can be unsupported)."""
     units = _units(claim)
     if not units:

@@ -170,7 +170,7 @@ def spelled_out(acronym: str, text: str) -> bool:
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times). Among many names, only those filed under one of the key's
-    words are compared (see :func:`_filed`): a look-up costs what those are, not the text's
+    words are compared (see ``_filed``): a look-up costs what those are, not the text's
     every name."""
     if key in names:
         return True
@@ -194,7 +194,7 @@ _ALNUM = re.compile(r"[^\W_]+")
 @lru_cache(maxsize=16384)
 def _filed_under(name: str) -> frozenset[str]:
     """The words a name is filed under: the runs of letters and digits and the word stems of the
-    name and of its form with countries written out. Two names :func:`names_match` share one:
+    name and of its form with countries written out. Two names ``names_match`` share one:
     one inside the other shares its runs, a run of stems its first stem, and the forms without
     an honorific are parts of the names."""
     _, place, _, stems = _forms(name)
@@ -280,7 +280,7 @@ def _surname_in(key: str, names: frozenset[str], text: str) -> bool:
     be a name the source never gives. It counts as given, as the same surname inside a sentence
     does, when every time the text writes the word it writes it with a capital at a sentence's
     start (a word the name reader also leaves out inside sentences, "Sterling", "Kelly", is left
-    out here too), and no name of the text has it (there, :func:`names_match` decided: "Enda
+    out here too), and no name of the text has it (there, ``names_match`` decided: "Enda
     Varadkar" is not "Leo Varadkar")."""
     words = key.split()
     if len(words) < 2:

@@ -1,6 +1,6 @@
 """Negation as the lexical judge reads it: whether a text denies something
-(:func:`is_negated`), the word each negation governs (:func:`negated_heads`) and what it denies
-(:func:`negated_scopes`)."""
+(``is_negated``), the word each negation governs (``negated_heads``) and what it denies
+(``negated_scopes``)."""
 
 from __future__ import annotations
 

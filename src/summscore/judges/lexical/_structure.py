@@ -1,10 +1,10 @@
-"""The structural checks behind a contradiction (see :mod:`._conflicts`): which name or amount
+"""The structural checks behind a contradiction (see ``_conflicts``): which name or amount
 goes with which thing, read from word positions.
 
-* names of a passage that rival a statement's (:func:`_rival_names`);
-* two anchors in reversed roles around the same relation word (:func:`_reversed_roles`);
-* a rival standing in the slot of a missing anchor (:func:`_slotted`), and a name the source
-  connects with other content (:func:`_misattributed`).
+* names of a passage that rival a statement's (``_rival_names``);
+* two anchors in reversed roles around the same relation word (``_reversed_roles``);
+* a rival standing in the slot of a missing anchor (``_slotted``), and a name the source
+  connects with other content (``_misattributed``).
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def _slot(statement: Span, entity: str) -> tuple[str, int] | None:
 
 def _sides(statement: Span, entity: str) -> list[tuple[str, int]]:
     """The slots of ``entity`` on either side: the nearest content word after it and the nearest
-    before it (each as :func:`_slot` gives one). "Sara Lindqvist will lead" stands beside
+    before it (each as ``_slot`` gives one). "Sara Lindqvist will lead" stands beside
     "executive" before it and "lead" after it; a rival beside either stands in its place."""
     start = statement.positions[entity][0]
     end = start + len(entity.split()) - 1

@@ -1,9 +1,9 @@
 """Does a text support a statement? The lexical judge's one central question, asked two ways.
 
-:func:`judge_claim` is strict (alignment verdicts: every number and name of the claim must be in
-the source, and enough of its content in one place); :func:`judge_question` is lenient (coverage:
+``judge_claim`` is strict (alignment verdicts: every number and name of the claim must be in
+the source, and enough of its content in one place); ``judge_question`` is lenient (coverage:
 does the text hold the gist of what the question asks, its main anchors included). Both first look
-for a contradiction (see :mod:`._conflicts`), the signal a lexical judge can trust most.
+for a contradiction (see ``_conflicts``), the signal a lexical judge can trust most.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The judge tasks, done with classical text processing. Pure functions of their inputs.
 
 Extraction (keyphrases, truths, claims, questions) works on sentences and clauses; the judging
-tasks (answers, verdicts) ask :mod:`._support` whether a text supports a statement.
+tasks (answers, verdicts) ask ``_support`` whether a text supports a statement.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ _CJK_QUESTION_EDGES = re.compile(
 
 
 def _read(text: str) -> Doc:
-    """The analysis of ``text`` as written, glued sentences apart (see :mod:`._repair`)."""
+    """The analysis of ``text`` as written, glued sentences apart (see ``_repair``)."""
     return analyze(unglued(text))
 
 
@@ -274,7 +274,7 @@ def assess_claims(
     claims: Sequence[str], evidence: str, vocabulary: Sequence[str]
 ) -> list[tuple[dict[str, Any], float]]:
     """One (verdict item, confidence) per claim. Each item carries the claim's graded
-    ``support`` (0 to 1, see :mod:`._graded`): 0 for a contradicted claim."""
+    ``support`` (0 to 1, see ``_graded``): 0 for a contradicted claim."""
     yes, no, unknown = vocabulary
     evidence = unglued(evidence)
     doc = analyze(evidence)
@@ -296,7 +296,7 @@ def assess_claims(
 
 
 def _kept(verdict: Verdict) -> float:
-    """The share of its graded support a claim keeps under ``verdict`` (see :mod:`._graded`)."""
+    """The share of its graded support a claim keeps under ``verdict`` (see ``_graded``)."""
     if verdict.level == SUPPORTED:
         return 1.0
     return ABSENT if verdict.absent else UNCONFIRMED

@@ -1,7 +1,7 @@
 """Sentences, clauses and the analysed form of a statement the lexical judge compares.
 
-:class:`Span`: one sentence or statement, its content tokens, anchors (numbers, names) with the
-word positions they stand at, and its negation. A whole text is a :class:`._doc.Doc`.
+``Span``: one sentence or statement, its content tokens, anchors (numbers, names) with the
+word positions they stand at, and its negation. A whole text is a ``Doc``.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 def _split_normalized(text: str) -> list[str]:
-    """:func:`split_sentences` of a text already normalised."""
+    """``split_sentences`` of a text already normalised."""
     sentences: list[str] = []
     start = 0
     caseless: bool | None = None  # worked out at the first period before a lower-case word
@@ -158,8 +158,8 @@ class Span:
     common: frozenset[str] = field(default=frozenset(), repr=False)
     tentative: frozenset[str] = frozenset()
     parts: tuple[Span, Span] | None = field(default=None, repr=False)  # a window of two spans
-    # The anchors as found (see :mod:`._anchors`), read by the properties below, and the
-    # tentative names the context took for no names (see :func:`make_span`).
+    # The anchors as found (see ``_anchors``), read by the properties below, and the
+    # tentative names the context took for no names (see ``make_span``).
     number_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
     name_anchors: tuple[Anchor, ...] = field(default=(), repr=False)
     dropped: frozenset[str] = field(default=frozenset(), repr=False)

@@ -238,8 +238,8 @@ def _cjk_tokens(run: str) -> list[str]:
 
 def ascii_words(text: str) -> list[str] | None:
     """The words and numbers of an ASCII text as written, what its content tokens are made of;
-    None for other text. (Read once per sentence and handed to :func:`content_tokens` and
-    :func:`._anchors.quantities`: the search is most of what either would spend.)"""
+    None for other text. (Read once per sentence and handed to ``content_tokens`` and
+    ``quantities``: the search is most of what either would spend.)"""
     return _ASCII_TOKEN.findall(text) if text.isascii() else None
 
 
@@ -247,7 +247,7 @@ def content_tokens(
     text: str, *, question: bool = False, words: list[str] | None = None
 ) -> list[str]:
     """Content tokens of ``text`` in order: stopwords dropped, canonicalised; CJK as bigrams.
-    ``words``: :func:`ascii_words` of ``text``, where the caller has them."""
+    ``words``: ``ascii_words`` of ``text``, where the caller has them."""
     if words is None and text.isascii():
         words = _ASCII_TOKEN.findall(text)
     if words is not None:  # words and numbers only: one memoised look-up each, all in C
