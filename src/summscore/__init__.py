@@ -2,7 +2,7 @@
 
 The core is ``SummarizationScorer``; the framework faces live in ``summscore.ragas``,
 ``summscore.deepeval`` and ``summscore.mastra`` and load their framework only when imported.
-:func:`compare` (loaded on first use) compares two runs case by case.
+``compare`` (loaded on first use) compares two runs case by case.
 """
 
 from __future__ import annotations

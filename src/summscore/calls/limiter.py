@@ -40,8 +40,8 @@ _FIRST_PROBE = 2
 
 
 class Ticket(int):
-    """What :meth:`RequestLimiter.acquire` returns: the epoch the slot was granted in (an int, as
-    :meth:`RequestLimiter.rate_limited` takes it back), and ``place``: how many requests were in
+    """What ``RequestLimiter.acquire`` returns: the epoch the slot was granted in (an int, as
+    ``RequestLimiter.rate_limited`` takes it back), and ``place``: how many requests were in
     flight with it then, itself included."""
 
     place: int
@@ -125,7 +125,7 @@ class RequestLimiter:
                 self._wake()
 
     def rate_limited(self, epoch: int) -> None:
-        """The server answered 429 to a request granted in ``epoch`` (its :class:`Ticket`): an
+        """The server answered 429 to a request granted in ``epoch`` (its ``Ticket``): an
         adaptive limit halves, once per burst, and learns the level to come back to."""
         if not self.adaptive:
             return

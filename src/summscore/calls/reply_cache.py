@@ -3,10 +3,10 @@
 Replies are stored in one SQLite file, keyed by a hash of everything that decides the reply: the
 judge's identity (backend, model and the options sent with every request, such as temperature;
 not the server's address, so a local server restarted on another port keeps its cache) and
-version (:func:`judge_version`: for a judge whose answers come from code, such as the offline
+version (``judge_version``: for a judge whose answers come from code, such as the offline
 judge, a digest of that code and summscore's version, so an upgrade that changes the judge never
 serves the older judge's answers), the task, the prompt, the output schema asked for, and the keys
-the reply was masked with (a case's keys, see :mod:`summscore.masking.replies`: the same request
+the reply was masked with (a case's keys, see ``summscore.masking.replies``: the same request
 in a case with other keys is another entry, so that no case reads a reply masked for another).
 Only replies that were used (parsed and accepted) are stored, so a re-run asks again what failed.
 Only the reply and its token counts are stored, never a credential. Reading is safe across
@@ -49,7 +49,7 @@ def cache_identity(judge: Any) -> str:
     """What identifies a judge's answers: its ``cache_identity`` attribute when it has one, else
     its name without the server address (``openai:gpt-4o-mini@127.0.0.1:8099`` ->
     ``openai:gpt-4o-mini``) plus the answer-deciding options it carries (model, temperature,
-    max_tokens, system prompt, extra body) and its :func:`judge_version`."""
+    max_tokens, system prompt, extra body) and its ``judge_version``."""
     explicit = getattr(judge, "cache_identity", None)
     if isinstance(explicit, str) and explicit:
         return explicit

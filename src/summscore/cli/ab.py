@@ -1,10 +1,10 @@
 """``summscore score FILE --summary-column a,b``: an A/B run, and the gates of a run.
 
-Several summary columns of one file are scored in one run (:mod:`summscore.files.variants`:
+Several summary columns of one file are scored in one run (``summscore.files.variants``:
 each source's questions are asked once for all of them); the results file holds one row per
 (case, summary column), and the comparison of each further column with the first is written
 beside it (``<results>.<a>-vs-<b>.compare.json`` and ``.html``). ``--fail-if-worse``,
-``--fail-under`` and ``--min-pass-rate`` gate the run (see :mod:`.gates`).
+``--fail-under`` and ``--min-pass-rate`` gate the run (see ``gates``).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def finish_run(
     """After a complete run: an A/B run's comparisons written and printed, then the gates.
     ``figures``: the run's mean and pass rate when known (one column); otherwise they are read
     from the results file. Returns 1 when a gate failed, else 0; raises
-    :class:`~summscore.files.writer.OutputError` when a comparison cannot be written."""
+    ``summscore.files.writer.OutputError`` when a comparison cannot be written."""
     failed: list[str] = []
     if summaries:
         assert out is not None  # (check_ab_outputs)

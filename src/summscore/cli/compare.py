@@ -3,7 +3,7 @@
 Reads two results files (or one A/B results file), prints the comparison (the verdict in words,
 the figures with their intervals, the worst regressions), and with ``--json`` prints one JSON
 object for scripts instead; ``--report`` writes the HTML comparison; ``--fail-if-worse`` gates
-CI. The comparison itself is :func:`summscore.compare` (:mod:`summscore.comparison`).
+CI. The comparison itself is ``summscore.compare`` (``summscore.comparison``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The quality gates for CI: ``score --fail-under MEAN`` and ``--min-pass-rate P`` (a run falls
 short), ``compare --fail-if-worse [--min-effect D]`` (the candidate is worse beyond noise). A
-gate that fails makes the exit status 1 (see :mod:`.usage`)."""
+gate that fails makes the exit status 1 (see ``usage``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Where ``summscore score`` writes, checked before anything is opened: the default results
 file, and the checks that keep the user's files (the input, a file summscore did not write)
-and refuse a place that cannot be written (:func:`summscore.files.places.unusable`), each a
-:class:`~.usage.UsageError` (exit status 2); and :func:`write_whole`, which writes a small
+and refuse a place that cannot be written (``summscore.files.places.unusable``), each a
+``usage.UsageError`` (exit status 2); and ``write_whole``, which writes a small
 output (a comparison) so that it is never half written."""
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """``summscore score``: read the rows of a file, score them, write the results (and a report).
 
 Rows are read lazily and written in input order as soon as they are scored, so an interrupted
-run keeps what it finished (see :mod:`summscore.files.writer`). A row that fails (unreadable, bad
+run keeps what it finished (see ``summscore.files.writer``). A row that fails (unreadable, bad
 input, judge error) is written with its error and the exit code is 3; no row is dropped. Every
 place the run writes is checked before anything is opened (exit 2); results that cannot be
 written (a full disk, the file-size limit) end the run with one line and exit 4, the rows
 finished so far kept for ``--resume``. Several summary columns make an A/B run, and the gates
-(``--fail-under``, ``--min-pass-rate``, ``--fail-if-worse``) exit 1: see :mod:`.ab`.
+(``--fail-under``, ``--min-pass-rate``, ``--fail-if-worse``) exit 1: see ``ab``.
 """
 
 from __future__ import annotations
@@ -255,7 +255,7 @@ def _kept(record: dict[str, Any]) -> SummaryResult:
 
 def _report_dir(report: str) -> Path:
     """Where the report's spool lives while the run goes: beside the report (not /tmp, which may
-    be a small RAM disk). Checked usable before the run (:func:`_check_others`)."""
+    be a small RAM disk). Checked usable before the run (``_check_others``)."""
     folder = Path(report).parent
     folder.mkdir(parents=True, exist_ok=True)
     return folder

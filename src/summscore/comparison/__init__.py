@@ -1,14 +1,14 @@
 """Comparing two runs: did the candidate's summaries get worse than the base's?
 
-:func:`compare` loads two runs (results files or results in memory, :mod:`.runs`), refuses runs
-scored under different settings unless told (:mod:`.settings`), matches their cases by id or by
-fingerprint (:mod:`.matching`) and works out the paired figures (:mod:`.build`, with the
-statistics of :mod:`.stats`: a seeded paired bootstrap, McNemar's exact test) into a
-:class:`Comparison` (:mod:`.result`); :mod:`.report` writes it as a self-contained HTML page.
+``compare`` loads two runs (results files or results in memory, ``runs``), refuses runs
+scored under different settings unless told (``settings``), matches their cases by id or by
+fingerprint (``matching``) and works out the paired figures (``build``, with the
+statistics of ``stats``: a seeded paired bootstrap, McNemar's exact test) into a
+``Comparison`` (``result``); ``report`` writes it as a self-contained HTML page.
 ``summscore compare`` (the CLI) and ``summscore.compare`` are this.
 
-May import :mod:`summscore.files` (to read results files), :mod:`summscore.results` and
-:mod:`summscore.masking`; never a face, the CLI or the service.
+May import ``summscore.files`` (to read results files), ``summscore.results`` and
+``summscore.masking``; never a face, the CLI or the service.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The comparison report's inline style sheet and script (no external assets: one file).
 
 The script reads each table's rows from a JSON block (``#summscore-compare-data``) and searches,
-sorts and pages them. Every row is HTML rendered and escaped by Python (:mod:`.report`); the
+sorts and pages them. Every row is HTML rendered and escaped by Python (``report``); the
 script only chooses which rows to show and in which order, so no text from the data is parsed
 as markup here (search reads a row's text from an inert ``<template>``).
 """

@@ -1,5 +1,5 @@
 """``summscore.compare(base, candidate)``: load two runs, check they were scored the same way,
-match their cases, and work out the paired figures (see :class:`.result.Comparison`)."""
+match their cases, and work out the paired figures (see ``result.Comparison``)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def compare(
 
     Args:
         base, candidate: each a results file's path (any format ``summscore score`` writes), a
-            list of :class:`~summscore.SummaryResult` (``score_many``'s), a list of results
+            list of ``summscore.SummaryResult`` (``score_many``'s), a list of results
             records (dicts) or a pandas DataFrame of them. ``candidate`` may be left out when
             ``base`` holds an A/B run (``summscore score --summary-column a,b``): its first
             summary column is then the base, its second the candidate.
@@ -46,7 +46,7 @@ def compare(
             any change counts).
         allow_different: compare runs scored under different presets, judges, models, prompt
             sets, thresholds or preset options (refused by default with
-            :class:`~summscore.comparison.ComparisonRefused`, a ValueError).
+            ``summscore.comparison.ComparisonRefused``, a ValueError).
         base_name, candidate_name: how the runs are named in the output.
 
     Cases are matched by id, or, where the ids are row numbers, by fingerprints of the source

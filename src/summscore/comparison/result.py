@@ -1,5 +1,5 @@
-"""What a comparison finds: :class:`Comparison`, with the paired figures, the verdict in words,
-the per-case table (:meth:`Comparison.to_pandas`) and the JSON object scripts read."""
+"""What a comparison finds: ``Comparison``, with the paired figures, the verdict in words,
+the per-case table (``Comparison.to_pandas``) and the JSON object scripts read."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ class Verdict:
 
 @dataclass
 class Comparison:
-    """Two runs compared case by case (see :func:`summscore.compare`).
+    """Two runs compared case by case (see ``summscore.compare``).
 
     ``score`` is the paired mean difference of the score with its bootstrap interval,
     ``components`` the same for each component both runs have (alignment and coverage, or QA
@@ -210,7 +210,7 @@ class Comparison:
     def worse(self, min_effect: float = 0.0) -> bool:
         """The CI gate: True when the interval says the candidate's mean score is lower by more
         than ``min_effect`` (its upper end is below ``-min_effect``), on at least
-        :data:`~summscore.comparison.stats.MIN_CASES` cases scored in both runs."""
+        ``summscore.comparison.stats.MIN_CASES`` cases scored in both runs."""
         d = self.score.difference
         return d.n >= MIN_CASES and not math.isnan(d.high) and d.high < -min_effect
 
@@ -338,7 +338,7 @@ class Comparison:
         return records
 
     def to_pandas(self) -> Any:
-        """A ``pandas.DataFrame``, one row per matched case (see :meth:`to_records`; needs
+        """A ``pandas.DataFrame``, one row per matched case (see ``to_records``; needs
         pandas)."""
         try:
             import pandas as pd

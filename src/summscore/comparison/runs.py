@@ -2,7 +2,7 @@
 results in memory, with what decides their numbers (preset, judge, prompt set, threshold, options).
 
 A results file of an A/B run (``--summary-column a,b``) holds several runs, one per summary
-column: :meth:`Run.column` takes one of them out.
+column: ``Run.column`` takes one of them out.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class RunCase:
 @dataclass(frozen=True)
 class Run:
     """The cases of one run, in file order, and the settings found in them (for each of
-    :data:`SETTINGS`, the distinct values its rows carry; empty where no row says)."""
+    ``SETTINGS``, the distinct values its rows carry; empty where no row says)."""
 
     name: str
     cases: list[RunCase]
@@ -79,7 +79,7 @@ class Run:
 
 
 def load_run(source: Any, *, name: str | None = None) -> Run:
-    """A run from a results file's path, a list of :class:`~summscore.SummaryResult` (what
+    """A run from a results file's path, a list of ``summscore.SummaryResult`` (what
     ``score_many`` returns), a list of results-file records (dicts) or a pandas DataFrame of
     them. Raises ValueError for anything else, or a file that is not a results file."""
     if isinstance(source, Run):

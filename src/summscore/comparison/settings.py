@@ -1,6 +1,6 @@
 """Were two runs scored the same way? What decides a number (preset, judge, model, prompt set,
 threshold, the preset's options) must be the same, or the comparison measures the rule, not the
-summaries: :func:`differences` says what differs, and ``compare`` refuses unless told that this
+summaries: ``differences`` says what differs, and ``compare`` refuses unless told that this
 is the point (``allow_different``)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ _LABELS = {
 
 
 class ComparisonRefused(ValueError):
-    """The two runs were scored under different settings (see :func:`differences`)."""
+    """The two runs were scored under different settings (see ``differences``)."""
 
     def __init__(self, found: list[str]) -> None:
         self.differences = found

@@ -1,15 +1,15 @@
 """The statistics of a paired comparison, in pure Python (the core depends on no numeric library).
 
-- :func:`paired_bootstrap`: the mean of per-case differences with a percentile bootstrap
+- ``paired_bootstrap``: the mean of per-case differences with a percentile bootstrap
   interval, every resample drawing the same cases for every metric given (score, components,
   pass indicator), seeded and reproducible on any platform. The interval is Hesterberg's
   *expanded* percentile interval: its tail probability is widened by the ratio of Student's
   t to the normal quantile with ``sqrt(n / (n - 1))``, which corrects the plain percentile
   interval's known narrowness on small samples (it converges to the plain one as n grows).
-- :func:`mcnemar_exact`: the exact (binomial) McNemar test of a change in a paired pass rate.
-- :func:`t_quantile`, :func:`normal_cdf`: what the expansion needs.
+- ``mcnemar_exact``: the exact (binomial) McNemar test of a change in a paired pass rate.
+- ``t_quantile``, ``normal_cdf``: what the expansion needs.
 
-Below :data:`MIN_CASES` paired cases no interval is trusted to decide (the coverage measured in
+Below ``MIN_CASES`` paired cases no interval is trusted to decide (the coverage measured in
 ``tests/test_compare_stats.py`` falls below 90% there), and the comparison says so.
 """
 
@@ -167,7 +167,7 @@ def paired_bootstrap(
     Every list holds one difference per paired case, the same cases in the same order (NaN is
     refused: leave out the cases a metric lacks before, and say so); each resample draws
     ``len`` cases with replacement, the same ones for every list. The resampled means are sums of
-    the differences rounded to :data:`_QUANTUM` (exact integer sums, so the result does not depend
+    the differences rounded to ``_QUANTUM`` (exact integer sums, so the result does not depend
     on the order of additions); the mean itself is exact. Deterministic for a given ``seed`` on
     every platform and Python version: the cases drawn come from
     ``random.Random(seed).randbytes``, and numpy, where installed, only adds the same integers

@@ -12,8 +12,8 @@ can begin so. As OWASP's guidance says:
 
 A text that reads as a plain number (``-5``, ``+0.25``, ``1e-3``) is a number to a spreadsheet,
 not a formula, and is left as it is. The mark is reversible: a text that begins with ``'`` and
-then one of those characters or another ``'`` gets one more ``'`` too, so :func:`restore` gives
-back exactly the text :func:`neutralise` was given (``--resume`` reads the file back and finds its
+then one of those characters or another ``'`` gets one more ``'`` too, so ``restore`` gives
+back exactly the text ``neutralise`` was given (``--resume`` reads the file back and finds its
 ids). JSONL and Parquet keep text as it is.
 """
 
@@ -29,7 +29,7 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def _marked(text: str) -> bool:
-    """Whether ``text`` (a cell as written) begins with the mark :func:`neutralise` adds."""
+    """Whether ``text`` (a cell as written) begins with the mark ``neutralise`` adds."""
     return len(text) > 1 and text[0] == _MARK and (text[1] in TRIGGERS or text[1] == _MARK)
 
 
@@ -46,5 +46,5 @@ def neutralise(text: str) -> str:
 
 
 def restore(cell: str) -> str:
-    """The text :func:`neutralise` was given, from the cell it wrote."""
+    """The text ``neutralise`` was given, from the cell it wrote."""
     return cell[1:] if _marked(cell) else cell

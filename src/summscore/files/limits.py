@@ -4,14 +4,14 @@ A judge reads at most 1,000,000 characters of a text (the offline judge's ``MAX_
 LLM's context window is smaller), so nothing longer is worth holding. The caps apply while the
 file is read, never after, so a file of one endless line costs the cap, not the line:
 
-* :data:`MAX_CELL_CHARS` (2,000,000): one CSV or TSV cell; a longer one fails its row;
-* :data:`MAX_LINE_CHARS` (16,777,216): one line of a JSONL, CSV or TSV file (a JSONL line
+* ``MAX_CELL_CHARS`` (2,000,000): one CSV or TSV cell; a longer one fails its row;
+* ``MAX_LINE_CHARS`` (16,777,216): one line of a JSONL, CSV or TSV file (a JSONL line
   holds a whole row, whose texts JSON may write as 6-character ``\\uXXXX`` escapes); a longer
   one is read past in pieces and fails its row, and the rows after it are read;
-* :data:`MAX_JSON_CHARS` (134,217,728): a ``.json`` list, which the standard library reads whole.
+* ``MAX_JSON_CHARS`` (134,217,728): a ``.json`` list, which the standard library reads whole.
 
 A pipe (``<(zcat rows.jsonl.gz)``, a named FIFO) is read as a stream, once: the command waits at
-most :data:`PIPE_WAIT` seconds for its first byte (a FIFO nobody writes to is refused, not
+most ``PIPE_WAIT`` seconds for its first byte (a FIFO nobody writes to is refused, not
 waited on forever). A device (``/dev/zero``) or a socket is refused.
 """
 
@@ -60,7 +60,7 @@ class LineTooLong(Exception):
 
 class CappedLines:
     """The lines of ``text``, none longer than ``cap`` characters: a longer line is read past in
-    pieces and raises :class:`LineTooLong` in its place; iteration goes on after it (but for
+    pieces and raises ``LineTooLong`` in its place; iteration goes on after it (but for
     a ``header`` line, without which nothing after it can be read: it is not read past).
     ``count`` is the number of lines read so far (the over-long ones included)."""
 
@@ -95,7 +95,7 @@ def is_pipe(path: Path) -> bool:
 
 def open_input(path: Path) -> io.BufferedReader:
     """``path`` opened for reading: a regular file, or a pipe once its first byte has come
-    (within :data:`PIPE_WAIT` seconds); InputError for a device, a socket or a silent pipe."""
+    (within ``PIPE_WAIT`` seconds); InputError for a device, a socket or a silent pipe."""
     mode = path.stat().st_mode
     if stat.S_ISREG(mode):
         return io.BufferedReader(io.FileIO(path, "r"))

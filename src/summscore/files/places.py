@@ -1,6 +1,6 @@
 """Checking where a run will write before it opens anything: a results file, a report, a cache.
 
-:func:`unusable` says why a file (or a folder) cannot be written where it is named, in words a
+``unusable`` says why a file (or a folder) cannot be written where it is named, in words a
 user acts on ("notadir is a file, not a folder"), or None when it can: the nearest folder that
 exists is a folder and takes a new file (tried with a probe file that is removed at once, which
 also finds a read-only mount and, as root, what permission bits do not say), and the target is

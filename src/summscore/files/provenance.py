@@ -46,8 +46,8 @@ def _checked(check: Any, value: Any) -> str | None:
 
 
 class RunProvenance:
-    """The run's part of every row's :data:`RUN_FIELDS`; :meth:`fields` adds the row's own
-    (a :class:`~.datasets.Row`)."""
+    """The run's part of every row's ``RUN_FIELDS``; ``fields`` adds the row's own
+    (a ``datasets.Row``)."""
 
     def __init__(
         self,
@@ -64,7 +64,7 @@ class RunProvenance:
         self.id_column = id_column
 
     def fields(self, row: Any) -> dict[str, Any]:
-        """The row's :data:`RUN_FIELDS` (an A/B run's row names its own summary column)."""
+        """The row's ``RUN_FIELDS`` (an A/B run's row names its own summary column)."""
         return {
             "summary_column": getattr(row, "variant", None) or self.summary_column,
             "id_column": self.id_column,

@@ -1,10 +1,10 @@
-"""The records of a results file: what one holds (:data:`WRITTEN`: the result's :data:`FIELDS`,
-:func:`output_row`, and the run's :data:`~.provenance.RUN_FIELDS`), how one is
-recognised (:func:`is_results_file`) and read back (:func:`read_results`), in any of its formats.
+"""The records of a results file: what one holds (``WRITTEN``: the result's ``FIELDS``,
+``output_row``, and the run's ``provenance.RUN_FIELDS``), how one is
+recognised (``is_results_file``) and read back (``read_results``), in any of its formats.
 
 A CSV or TSV results file is read back as it was written: numbers as numbers, ``success`` as a
 truth value, the list columns as lists, and text cells without the mark that kept a spreadsheet
-from evaluating them (:mod:`.cells`), so ``--resume`` finds the same ids and fingerprints in a
+from evaluating them (``cells``), so ``--resume`` finds the same ids and fingerprints in a
 CSV file as in JSONL.
 """
 
@@ -75,8 +75,8 @@ def output_row(
     fingerprint: str | None = None,
 ) -> dict[str, Any]:
     """One output record: id, score, components, reason, error, evidence and provenance
-    (``fingerprint``: what the row was scored from, see :mod:`.fingerprint`). The run's part,
-    :data:`~.provenance.RUN_FIELDS`, is the sink's to add (:class:`~.provenance.RunProvenance`)."""
+    (``fingerprint``: what the row was scored from, see ``fingerprint``). The run's part,
+    ``provenance.RUN_FIELDS``, is the sink's to add (``provenance.RunProvenance``)."""
     usage = result.usage
     return {
         "id": finite(row_id),

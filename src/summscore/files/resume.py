@@ -5,7 +5,7 @@ with the same settings (the ``fingerprint`` column, see ``fingerprint``): its ow
 (same id and occurrence) first, else any unclaimed record with its fingerprint (the row moved).
 
 The earlier records are those of the results file and of the partial file a killed run left
-beside it (:func:`~.writer.partial_path`), the partial file's first: :func:`open_resume` folds
+beside it (``writer.partial_path``), the partial file's first: ``open_resume`` folds
 them into the results file before the new run starts its own partial file, so a run that is
 killed again, even while resuming, keeps everything scored before it.
 """
@@ -54,7 +54,7 @@ class ResumeState:
     ) -> ResumeState:
         """The records of ``path`` (or of several files, the first's winning: a record whose id
         and occurrence an earlier file holds is left out); ``by_column``: an A/B run's, keyed by
-        id and summary column (see :func:`key_of`)."""
+        id and summary column (see ``key_of``)."""
         state = cls()
         for one in [path] if isinstance(path, Path) else path:
             seen: dict[str, int] = {}

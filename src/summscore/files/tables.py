@@ -1,10 +1,10 @@
 """Writing results records to one file in one format: JSONL, CSV, TSV or Parquet.
 
-:class:`TableWriter` writes straight into the file it is given; the run's results go through
-:class:`~.writer.ResultWriter`, which writes a row-appendable partial file first and finishes
+``TableWriter`` writes straight into the file it is given; the run's results go through
+``writer.ResultWriter``, which writes a row-appendable partial file first and finishes
 the named file with this class and an atomic rename. Text that cannot be encoded (a lone
 surrogate from a JSON escape) is written as a backslash escape, which in JSONL is the same JSON
-string. CSV and TSV text cells are neutralised for spreadsheets (:mod:`.cells`) unless
+string. CSV and TSV text cells are neutralised for spreadsheets (``cells``) unless
 ``raw_csv``.
 """
 
@@ -37,7 +37,7 @@ def output_format(path: Path) -> str:
 
 
 class TableWriter:
-    """Write records to ``path`` in ``fmt``; :meth:`close` ends the file (Parquet's footer)."""
+    """Write records to ``path`` in ``fmt``; ``close`` ends the file (Parquet's footer)."""
 
     def __init__(self, path: Path, fmt: str, *, raw_csv: bool = False) -> None:
         self.path, self.format, self.raw_csv = path, fmt, raw_csv

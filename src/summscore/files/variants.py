@@ -47,7 +47,7 @@ def split_summary_columns(values: Sequence[str] | str | None) -> list[str]:
 
 class VariantReader:
     """The rows of ``path`` once per summary column, interleaved: row 1 with each summary, then
-    row 2, ... Has the attributes of a :class:`~.datasets.RowReader` the CLI reads; ``columns``
+    row 2, ... Has the attributes of a ``datasets.RowReader`` the CLI reads; ``columns``
     is the first summary column's, ``summaries`` the resolved names of all."""
 
     def __init__(self, readers: list[RowReader]) -> None:
@@ -86,7 +86,7 @@ def open_variant_rows(
     delimiter: str | None = None,
 ) -> VariantReader:
     """Open ``path`` once for each of ``summaries`` (two or more summary columns). Raises
-    :class:`~.raw.InputError` when a column is missing, or two name the same column."""
+    ``raw.InputError`` when a column is missing, or two name the same column."""
     readers = [
         open_rows(
             path,

@@ -1,14 +1,14 @@
 """The results file of a run: written row by row into a partial file that only grows, finished by
 an atomic rename, so that neither a kill nor a full disk ever leaves a damaged results file.
 
-Every row is appended to ``.<name>.partial.jsonl`` beside the results file (:func:`partial_path`)
+Every row is appended to ``.<name>.partial.jsonl`` beside the results file (``partial_path``)
 and flushed as it finishes: a run killed at any point (``kill -9``, the machine going down) keeps
 every row it finished there, whatever the format asked for, and ``--resume`` reads them back
-(:mod:`.resume`). :meth:`ResultWriter.close` then writes the named file, in its own format, from
+(``resume``). ``ResultWriter.close`` then writes the named file, in its own format, from
 the partial file (JSONL is renamed as it is; CSV, TSV and Parquet are written beside it first)
 and renames it into place: the results file is always either the earlier complete one or the
 new complete one. A write that fails (disk full, the file-size limit) raises
-:class:`OutputError`, naming the file; the partial file is left for ``--resume``.
+``OutputError``, naming the file; the partial file is left for ``--resume``.
 
 ``-`` writes JSONL straight to stdout.
 """

@@ -3,13 +3,13 @@ parses them: a few hundred kilobytes of zip can inflate to one cell of gigabytes
 of empty cells that take minutes to walk.
 
 Every part that matters is scanned before openpyxl opens the workbook, once, as raw bytes, in pieces, at the speed of ``bytes.find`` (the size a
-part inflates to is bounded by the size its zip entry declares, which :mod:`zipfile` enforces):
+part inflates to is bounded by the size its zip entry declares, which ``zipfile`` enforces):
 
-* the table of shared text (which openpyxl holds whole) at most :data:`MAX_SHARED_BYTES`;
+* the table of shared text (which openpyxl holds whole) at most ``MAX_SHARED_BYTES``;
 * no text in it or in a sheet longer than ``4 * MAX_CELL_CHARS`` bytes (a cell past
-  :data:`~.limits.MAX_CELL_CHARS` characters, in any UTF-8);
-* a sheet with more than :data:`FLOOD_CELLS` cells of which fewer than one in
-  :data:`FLOOD_RATIO` holds a value is an empty-cell flood, not data.
+  ``limits.MAX_CELL_CHARS`` characters, in any UTF-8);
+* a sheet with more than ``FLOOD_CELLS`` cells of which fewer than one in
+  ``FLOOD_RATIO`` holds a value is an empty-cell flood, not data.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ _SAVE_AS_CSV = "open it in Excel or LibreOffice and save the sheet as CSV"
 
 def check_workbook(path: Path) -> None:
     """Refuse a workbook whose table of shared text is too large or holds an over-long text, or
-    one of whose sheets does (see :func:`check_sheet`): before openpyxl opens it, which reads
+    one of whose sheets does (see ``check_sheet``): before openpyxl opens it, which reads
     every sheet through once to measure it when the file does not say its size."""
     try:
         with zipfile.ZipFile(path) as archive:

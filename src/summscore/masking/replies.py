@@ -7,9 +7,9 @@ texts of the case the reply is about (``case_keys``), in whole or in any ``WINDO
 piece: a judge may quote such a key without the prefix that makes it look like one.
 
 Work shared by several cases (the source side, done once per source) is masked with the keys of
-what it is about (:func:`shared_work`), never with those of the case that happens to do it: a
+what it is about (``shared_work``), never with those of the case that happens to do it: a
 score depends on its own case only. Each case then masks its own keys in what it puts out (its
-result, :func:`redact_result`; its error, :func:`case_error`).
+result, ``redact_result``; its error, ``case_error``).
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def shared_work(*texts: str) -> Iterator[None]:
 
 def case_error(exc: BaseException) -> BaseException:
     """``exc`` as the case being scored may raise it: ``exc`` itself when its text holds none of
-    the case's keys (:func:`case_keys`), else a copy with them masked. (A failure of shared work
+    the case's keys (``case_keys``), else a copy with them masked. (A failure of shared work
     reaches every case waiting on it as one object, masked for none of them: a copy, so that
     one case's keys never change what another case reports.) The copy keeps the type, the
     attributes and the traceback, not the exceptions chained to ``exc``."""
