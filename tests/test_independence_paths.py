@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from summscore import SummarizationScorer
 from summscore.cli import main
+from summscore.files.provenance import RUN_FIELDS
 from summscore.files.writer import output_row
 from summscore.judges import LexicalJudge
 from tests.independence_rows import (
@@ -71,8 +72,10 @@ def alone(preset: str, row: Row) -> Any:
 
 
 def _file_evidence(row: dict[str, Any]) -> str:
-    # What the row was scored from and with (same for a row alone), not what it found.
-    return evidence({k: v for k, v in row.items() if k not in ("fingerprint", "model")})
+    # What the row found, not what it was scored from and with (the file's run columns: a row
+    # scored alone in Python has none).
+    run = {"fingerprint", "model", *RUN_FIELDS}
+    return evidence({k: v for k, v in row.items() if k not in run})
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -107,12 +110,6 @@ def _cli_matches_alone(preset: str, workers: int, batch: list[Row], folder: Path
     assert not differences(expected, map(_file_evidence, written))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="files/datasets.py takes a JSONL file's questions (and id) column from its first "
-    "row: a later row's assessment_questions are ignored when the first row has none "
-    "(reported to the lead; files/ is not this task's)",
-)
 def test_a_jsonl_rows_questions_are_read_whatever_the_first_row_holds(tmp_path: Path) -> None:
     asked = ("Does the text say that engineers replaced the code on Friday?",)
     rows = [Row(SOURCE, SUMMARY), Row(SOURCE, SUMMARY, asked)]
@@ -123,6 +120,19 @@ def test_a_jsonl_rows_questions_are_read_whatever_the_first_row_holds(tmp_path: 
     written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     expected = [_file_evidence(output_row(i, alone("deepeval", r))) for i, r in enumerate(rows)]
     assert not differences(expected, map(_file_evidence, written))
+
+
+def test_a_jsonl_rows_id_is_read_whatever_the_first_row_holds(tmp_path: Path) -> None:
+    data, out = tmp_path / "rows.jsonl", tmp_path / "results.jsonl"
+    lines = [
+        {"source": SOURCE, "summary": SUMMARY},
+        {"ID": "b7", "source": SOURCE, "summary": SUMMARY},
+    ]
+    data.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    args = ["score", str(data), "--out", str(out), "--no-progress", "--workers", "1"]
+    assert main(args) == 0
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [row["id"] for row in written] == [1, "b7"]
 
 
 def test_a_file_of_many_rows_of_two_sources_on_two_workers_scores_each_row_as_alone(

@@ -119,6 +119,8 @@ class RowReader:
         fallback = {
             "source": () if self._chosen.source else SOURCE_COLUMNS,
             "summary": () if self._chosen.summary else SUMMARY_COLUMNS,
+            "id": () if self._chosen.id else ID_COLUMNS,
+            "questions": () if self._chosen.questions else QUESTION_COLUMNS,
         }
         for record in self._records:
             yield _to_row(record, self.columns, names, csv_like, self.encoding, fallback)
@@ -214,6 +216,18 @@ def rows_from_records(
     return list(reader)
 
 
+def _own_column(
+    fields: Mapping[str, Any], resolved: str | None, defaults: Sequence[str], csv_like: bool
+) -> str | None:
+    """The column a row's id or questions are read from. A table's rows share the header; JSON
+    objects need not share keys, so a row missing the column found in the first object (or
+    holding one when the first had none) is read by the default names, unless the user named
+    the column (``defaults`` empty)."""
+    if csv_like or (resolved is not None and resolved in fields):
+        return resolved
+    return in_row(fields, defaults) or resolved
+
+
 def _chain(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
     yield from first
     yield from rest
@@ -280,14 +294,15 @@ def _to_row(
     fields = record.fields
     row_id: Any = record.number if where else None  # (no place: a batch of a Ray dataset)
     problem: str | None = None
-    if columns.id is not None and columns.id in fields:
-        value = _plain(fields[columns.id])
+    id_column = _own_column(fields, columns.id, fallback["id"], csv_like)
+    if id_column is not None and id_column in fields:
+        value = _plain(fields[id_column])
         if isinstance(value, TooLongNumber):
-            problem = f"column {columns.id!r} is a number of {value.digits} digits"
+            problem = f"column {id_column!r} is a number of {value.digits} digits"
         elif isinstance(value, CellError):
-            problem = value.problem(columns.id)
+            problem = value.problem(id_column)
         elif isinstance(value, (dict, list)):
-            problem = f"column {columns.id!r} must be a string or a number, got a JSON {type(value).__name__}"
+            problem = f"column {id_column!r} must be a string or a number, got a JSON {type(value).__name__}"
         elif (
             value is not None
             and value != ""
@@ -295,7 +310,7 @@ def _to_row(
         ):
             row_id = value
             if isinstance(value, str) and undecodable(value):
-                problem = f"column {columns.id!r} {_bad_bytes(value, encoding)}"
+                problem = f"column {id_column!r} {_bad_bytes(value, encoding)}"
                 row_id = record.number
             elif isinstance(value, str):
                 # An id is only ever shown (results, report, messages, --resume's matching),
@@ -333,20 +348,21 @@ def _to_row(
             return failed(f"column {column!r} {bad}")
         values[kind] = value
     questions: Any = None
-    if columns.questions is not None:
-        questions = _plain(fields.get(columns.questions))
+    questions_column = _own_column(fields, columns.questions, fallback["questions"], csv_like)
+    if questions_column is not None:
+        questions = _plain(fields.get(questions_column))
         if isinstance(questions, CellError):
-            return failed(questions.problem(columns.questions))
+            return failed(questions.problem(questions_column))
         if isinstance(questions, str):
             questions, problem = (
-                (None, None) if not questions.strip() else _csv_list(questions, columns.questions)
+                (None, None) if not questions.strip() else _csv_list(questions, questions_column)
             )
             if problem:
                 return failed(problem)
             if isinstance(questions, str):
                 questions = [questions]
         if (bad := _bad_bytes(questions, encoding)) is not None:
-            return failed(f"column {columns.questions!r} {bad}")
+            return failed(f"column {questions_column!r} {bad}")
     try:
         check_source(values["source"], names)
         check_summary(values["summary"], names)
