@@ -315,3 +315,12 @@ def test_bad_arguments_are_refused() -> None:
         compare([], [], resamples=0)
     with pytest.raises(ValueError, match="cannot read results"):
         compare("/no/such/results.jsonl", [])
+
+
+def test_two_runs_with_the_same_scores_say_so_in_words() -> None:
+    # Every difference 0: the interval is 0 to 0, which reads "the same to the same" as a range.
+    base = [_record(f"c{i}", 0.2 + i / 50) for i in range(20)]
+    result = compare(base, [_record(f"c{i}", 0.2 + i / 50) for i in range(20)])
+    verdict = result.verdict()
+    assert verdict.kind == "no clear difference" and not result.worse()
+    assert "same to the same" not in verdict.text and "same scores" in verdict.text

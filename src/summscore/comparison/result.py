@@ -243,6 +243,11 @@ class Comparison:
                 "better",
                 f"The candidate is better by {_fmt(d.value)} {span}: likely a real improvement.",
             )
+        if d.value == 0 and d.low == 0 and d.high == 0:
+            return Verdict(
+                "no clear difference",
+                "No difference: the cases scored in both runs have the same scores in both.",
+            )
         return Verdict(
             "no clear difference",
             f"No clear difference: the candidate's mean score is {_by(d.value)} ({level} "
