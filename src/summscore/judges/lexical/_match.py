@@ -4,12 +4,12 @@ the passages that cover a statement best, and the fragments a statement falls in
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ._anchors import _at_sentence_start
-from ._doc import MEMO_LIMIT, Doc
+from ._doc import Doc
 from ._initials import initial_and_number
 from ._lexicon import DEMONYMS, STOPWORDS
+from ._memo import NAME_ENTRY, PATTERN_ENTRY, WORD_ENTRY, SizedMemo, short_keys, weigh
 from ._text import Span, make_span
 from ._words import content_tokens, normalize, stem
 
@@ -17,6 +17,7 @@ __all__ = [
     "abbreviated",
     "anchor_in_doc",
     "anchor_in_span",
+    "anchors_near",
     "clip",
     "contains_phrase",
     "fragments",
@@ -64,7 +65,7 @@ def names_match(a: str, b: str) -> bool:
     return place_a == place_b or _same_name(place_a, place_b)
 
 
-@lru_cache(maxsize=16384)
+@short_keys(1024, NAME_ENTRY)
 def _forms(name: str) -> tuple[str, str, bool, frozenset[str]]:
     """``name`` without a leading honorific, with its countries written out, whether both are
     the name itself, and its stems (memoised: a text's names are each compared with every name
@@ -82,7 +83,7 @@ def _bare(name: str) -> str:
     return rest if head.rstrip(".") in _HONORIFICS else name
 
 
-@lru_cache(maxsize=16384)
+@short_keys(1024, NAME_ENTRY)
 def _place(name: str) -> str:
     """``name`` with country adjectives and short names written as the country."""
     whole = DEMONYMS.get(name)
@@ -98,7 +99,7 @@ def _same_name(a: str, b: str) -> bool:
     return _stems_within(_stems(short), _stems(long))
 
 
-@lru_cache(maxsize=16384)
+@short_keys(1024, NAME_ENTRY)
 def _stems(name: str) -> tuple[str, ...]:
     return tuple(stem(word) for word in name.split())
 
@@ -129,7 +130,7 @@ def contains_phrase(text: str, phrase: str) -> bool:
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
-@lru_cache(maxsize=4096)
+@short_keys(2048, WORD_ENTRY)
 def _acronym_letters(acronym: str) -> str | None:
     """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None (memoised:
     every name of a passage is asked whether it spells out a statement's)."""
@@ -145,7 +146,7 @@ def _may_spell_out(letters: str, text: str) -> bool:
     return all(map(text.__contains__, map(str.upper, letters)))  # (each letter's capital)
 
 
-@lru_cache(maxsize=1024)
+@short_keys(512, PATTERN_ENTRY)
 def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
     letters = _acronym_letters(acronym)
     if letters is None:
@@ -166,7 +167,36 @@ def spelled_out(acronym: str, text: str) -> bool:
     return pattern is not None and pattern.search(text) is not None
 
 
-@lru_cache(maxsize=4096)
+class _NameSet:
+    """What is worked out about one text's set of names, memoised with it (see ``_NAME_SETS``):
+    the answers of :func:`matches_any`, the names by the words they are filed under, and the
+    names that may be acronyms. It weighs its names and what it has worked out."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+        self.answers: dict[str, bool] = {}
+        self.filed: dict[str, tuple[str, ...]] | None = None
+        self.acronyms: tuple[tuple[str, str], ...] | None = None
+        self.memo_bytes = weigh(names)
+
+    def grew(self, extra: int) -> None:
+        self.memo_bytes += extra
+        _NAME_SETS.grew(self.names, extra)
+
+
+# The name sets of the texts judged last (a source's, a passage's), by bytes.
+_NAME_SETS: SizedMemo[frozenset[str], _NameSet] = SizedMemo(
+    "name sets", 8 << 20, max_items=1024, weight=lambda names, found: found.memo_bytes
+)
+
+
+def _name_set(names: frozenset[str]) -> _NameSet:
+    found = _NAME_SETS.get(names)
+    if found is None:
+        found = _NAME_SETS.put(names, _NameSet(names))
+    return found
+
+
 def matches_any(key: str, names: frozenset[str]) -> bool:
     """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
     the same question many times). Among many names, only those filed under one of the key's
@@ -174,6 +204,18 @@ def matches_any(key: str, names: frozenset[str]) -> bool:
     every name."""
     if key in names:
         return True
+    memo = _name_set(names)
+    found = memo.answers.get(key)
+    if found is None:
+        found = memo.answers[key] = _matches_any(key, names)
+        memo.grew(weigh(key) + _ANSWER)
+    return found
+
+
+_ANSWER = 100  # a dictionary entry and its share of the table
+
+
+def _matches_any(key: str, names: frozenset[str]) -> bool:
     if len(names) <= _FEW_NAMES:
         return any(names_match(key, other) for other in names)
     filed = _filed(names)
@@ -191,7 +233,7 @@ _FEW_NAMES = 8
 _ALNUM = re.compile(r"[^\W_]+")
 
 
-@lru_cache(maxsize=16384)
+@short_keys(1024, NAME_ENTRY)
 def _filed_under(name: str) -> frozenset[str]:
     """The words a name is filed under: the runs of letters and digits and the word stems of the
     name and of its form with countries written out. Two names :func:`names_match` share one:
@@ -204,17 +246,20 @@ def _filed_under(name: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=256)
 def _filed(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """``names`` by the words they are filed under (built once per set of names)."""
-    filed: dict[str, list[str]] = {}
-    for name in names:
-        for word in _filed_under(name):
-            filed.setdefault(word, []).append(name)
-    return {word: tuple(found) for word, found in filed.items()}
+    memo = _name_set(names)
+    if memo.filed is None:
+        filed: dict[str, list[str]] = {}
+        for name in names:
+            for word in _filed_under(name):
+                filed.setdefault(word, []).append(name)
+        memo.filed = {word: tuple(found) for word, found in filed.items()}
+        memo.grew(weigh(memo.filed))
+    return memo.filed
 
 
-@lru_cache(maxsize=4096)
+@short_keys(1024, NAME_ENTRY)
 def name_tokens(key: str) -> frozenset[str]:
     """The content tokens of a name key: the ``token_set`` of its span, without the analysis of
     anchors a span makes (memoised: a name meets every statement that names it)."""
@@ -241,11 +286,14 @@ def _name_in(key: str, names: frozenset[str], text: str) -> bool:
     return written is not None and any(contains_phrase(text, words) for words in written)
 
 
-@lru_cache(maxsize=1024)
 def _acronyms(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """(name, its letters) for the names that may be acronyms."""
-    found = ((name, _acronym_letters(name)) for name in names)
-    return tuple((name, letters) for name, letters in found if letters is not None)
+    """(name, its letters) for the names that may be acronyms (worked out once per set)."""
+    memo = _name_set(names)
+    if memo.acronyms is None:
+        found = ((name, _acronym_letters(name)) for name in names)
+        memo.acronyms = tuple((name, letters) for name, letters in found if letters is not None)
+        memo.grew(weigh(memo.acronyms))
+    return memo.acronyms
 
 
 def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
@@ -312,9 +360,59 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
             or _surname_in(key, doc.entities, doc.text)
             or initial_and_number(key, statement, doc.lowered)
         )
-        if len(memo) < MEMO_LIMIT:
-            memo[(key, statement.text)] = found
+        doc.remember(memo, (key, statement.text), found)  # type: ignore[arg-type]
     return found
+
+
+def anchors_near(statement: Span, doc: Doc) -> frozenset[str]:
+    """The anchors (numbers, names) of a question that ``doc`` gives in a sentence also holding
+    another of the question's content words, or none but the anchor's own. A number or a name elsewhere in the text, in a
+    sentence about something else ("Maria Jensen bought 3 lemons"), answers no question about
+    "3 headliners": what the rest of a text says never answers a question for it. (Memoised
+    per question text; a sentence is looked for among the inverted index's candidates, at most
+    ``_NEAR_TRIES`` per name, so the work stays linear in long texts.)"""
+    memo = doc.near
+    found = memo.get(statement.text)
+    if found is not None:
+        return found
+    present = [a for a in statement.anchors if anchor_in_doc(a, statement, doc)]
+    near: set[str] = set()
+    if present:
+        shared = doc.shared_counts(statement.token_set)
+        sentences = doc.sentences
+        candidates = sorted(shared, key=lambda i: (-shared[i], i))
+        holding: dict[str, list[int]] = {}  # number -> the candidates that give it
+        for i in candidates:
+            for number in statement.numbers.intersection(sentences[i].numbers):
+                holding.setdefault(number, []).append(i)
+        for key in present:
+            own = _own_tokens(key) & statement.token_set
+            if len(own) == len(statement.token_set):
+                near.add(key)  # the question asks about the anchor alone
+                continue
+            if key in statement.numbers and key in holding:
+                tries = holding[key]
+            else:
+                tries = candidates[:_NEAR_TRIES]
+            for i in tries:
+                sentence = sentences[i]
+                held = own & sentence.token_set
+                # (A sentence that says nothing but the anchor, "ECB up.", is about it.)
+                about = shared[i] > len(held) or sentence.token_set <= held
+                if about and anchor_in_span(key, statement, sentence):
+                    near.add(key)
+                    break
+    found = frozenset(near)
+    doc.remember(memo, statement.text, found)  # type: ignore[arg-type]
+    return found
+
+
+_NEAR_TRIES = 32
+
+
+def _own_tokens(key: str) -> frozenset[str]:
+    """The content tokens an anchor itself brings to a statement."""
+    return name_tokens(key) | {key}
 
 
 def anchor_in_span(key: str, statement: Span, span: Span) -> bool:
@@ -368,5 +466,5 @@ def fragments(statement: Span) -> list[Span]:
     parts = split_fragments(statement.text)
     if len(parts) < 2:
         return []
-    spans = [make_span(p, common=statement.common) for p in parts]
+    spans = [make_span(p, common=statement.common, own_words=True) for p in parts]
     return [s for s in spans if len(s.token_set) >= 3]
