@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from ._index import POSTING_LIMIT, TokenIndex
 from ._memo import MEMOS, weigh
@@ -15,6 +16,7 @@ from ._text import (
     _new_span,
     _span_bytes,
     _split_normalized,
+    _worked_out_bytes,
     make_span,
     split_clauses,
 )
@@ -24,8 +26,9 @@ __all__ = ["DOC_BYTES", "MEMO_LIMIT", "Doc", "analyze"]
 
 MEMO_LIMIT = 4096  # memoised window searches per text
 # The bytes the analyses of whole texts may hold between requests (see _DocCache): the analysis
-# of a long source (about 40 MB for 600 kB of prose) fits, with room for the source of the next.
-DOC_BYTES = 64 << 20
+# of a 600 kB source of prose (about 42 MB) and of the evidence built from it (about 30 MB) fit
+# together.
+DOC_BYTES = 96 << 20
 # Estimates, in bytes, of what a text's analysis adds as it is used: per entry of an inverted
 # index (a posting and its share of the token's list and key), per memoised window search or
 # name look-up (its key and answer), per pair of sentences joined (beyond its parts).
@@ -60,6 +63,8 @@ class Doc:
     names_found: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     # The anchors of a question the text gives near its other words (see _match.anchors_near)
     near: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # The texts of the statements whose weight the memos above have counted (see weighs_text)
+    _texts: set[str] = field(default_factory=set, repr=False)
     # What the analysis weighs (see _DocCache): as analysed, and what its use has added since.
     analysed_bytes: int = field(default=0, repr=False)
     added_bytes: int = field(default=0, repr=False)
@@ -69,13 +74,23 @@ class Doc:
         """An upper estimate of the bytes this analysis holds now."""
         return self.analysed_bytes + self.added_bytes
 
-    def remember(self, memo: dict[object, object], key: object, value: object) -> None:
-        """``memo[key] = value`` for one of the analysis's memos (by key, at most MEMO_LIMIT
-        entries), with its weight added to the analysis's."""
-        if len(memo) < MEMO_LIMIT or key in memo:
-            if key not in memo:
-                self.added_bytes += _MEMO_ENTRY + weigh(key, 1)
+    def remember(self, memo: dict[Any, Any], key: Any, value: Any, weight: int) -> None:
+        """``memo[key] = value`` for one of the analysis's memos (at most MEMO_LIMIT entries),
+        with ``weight`` (what the entry holds beyond what :meth:`weighs_text` counted) added to
+        the analysis's."""
+        if key in memo:
             memo[key] = value
+        elif len(memo) < MEMO_LIMIT:
+            memo[key] = value
+            self.added_bytes += _MEMO_ENTRY + weight
+
+    def weighs_text(self, text: str) -> int:
+        """The weight of a statement's text the analysis's memos hold in their keys: its size
+        the first time, 0 after (many entries share one text)."""
+        if text in self._texts:
+            return 0
+        self._texts.add(text)
+        return weigh(text, 0) + 80  # (and its entry in the set)
 
     def _indexed(self, passages: list[Span]) -> TokenIndex:
         self.added_bytes += _POSTING * sum(len(p.token_set) for p in passages)
@@ -134,7 +149,12 @@ class Doc:
         scored.sort()
         best = scored[:top]
         found = [self._pair(i) if pair else sentences[i] for _, _, i, pair in best]
-        self.remember(self._best, tokens, (top, found))  # type: ignore[arg-type]
+        # (The key is a statement's token set: its table is weighed, its tokens are the judge's
+        # shared strings.)
+        # (The windows found are compared with the statement: their properties are worked out.)
+        self.remember(
+            self._best, tokens, (top, found), weigh(tokens, 0) + sum(map(_worked_out_bytes, found))
+        )
         return found
 
     def shared_counts(self, tokens: frozenset[str]) -> dict[int, int]:
@@ -147,12 +167,16 @@ class Doc:
     def clauses(self) -> list[Span]:
         """The clauses of every sentence, as spans (computed once)."""
         if self._clauses is None:
+            # (A sentence that is one clause is its own clause: the same analysis, kept once.)
             self._clauses = [
-                make_span(c, common=self.common)
+                s if c == s.text else make_span(c, common=self.common)
                 for s in self.sentences
                 for c in split_clauses(s.text)
             ]
-            self.added_bytes += sum(map(_span_bytes, self._clauses))
+            sentences = {id(s) for s in self.sentences}
+            self.added_bytes += sum(
+                _span_bytes(c, worked_out=False) for c in self._clauses if id(c) not in sentences
+            )
         return self._clauses
 
     def clauses_sharing(self, tokens: frozenset[str]) -> list[Span]:
@@ -208,7 +232,7 @@ def _analyze(text: str) -> Doc:
     doc.analysed_bytes = (
         weigh(text, 0)
         + 2 * weigh(normal, 0)
-        + sum(map(_span_bytes, sentences))
+        + sum(_span_bytes(s, worked_out=False) for s in sentences)
         + weigh(common, 1)
         + weigh(doc.token_set, 1)
         + weigh(doc.numbers, 1)

@@ -360,7 +360,8 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
             or _surname_in(key, doc.entities, doc.text)
             or initial_and_number(key, statement, doc.lowered)
         )
-        doc.remember(memo, (key, statement.text), found)  # type: ignore[arg-type]
+        weight = weigh(key, 0) + doc.weighs_text(statement.text)
+        doc.remember(memo, (key, statement.text), found, weight)
     return found
 
 
@@ -403,7 +404,7 @@ def anchors_near(statement: Span, doc: Doc) -> frozenset[str]:
                     near.add(key)
                     break
     found = frozenset(near)
-    doc.remember(memo, statement.text, found)  # type: ignore[arg-type]
+    doc.remember(memo, statement.text, found, weigh(found, 1) + doc.weighs_text(statement.text))
     return found
 
 

@@ -300,19 +300,21 @@ def _in_context(text: str, question: bool, common: frozenset[str], own_words: bo
     return _copy(span, common=common) if common else span
 
 
-def _span_bytes(span: Span) -> int:
-    """An upper estimate of the bytes a span holds once every property of it is worked out: the
-    object and its fields, its text, its tokens, its anchors, and its words and their positions
-    (about one word per five characters). Shared parts (the token strings, the context's set of
-    lower-case words) are counted as its own."""
+def _span_bytes(span: Span, worked_out: bool = True) -> int:
+    """An upper estimate of the bytes a span holds as analysed (the object and its fields, its
+    text, tokens and anchors) and, with ``worked_out``, once every property of it is worked
+    out too (its words, about one per five characters, and its anchors' kinds and positions).
+    Fitted with tracemalloc on prose, short sentences, one long list of numbers and one of
+    names (tests/test_lexical_memory.py checks that it is not below what a span holds)."""
     anchors = len(span.number_anchors) + len(span.name_anchors)
-    return (
-        1600
-        + 2 * weigh(span.text, 0)
-        + 24 * len(span.text)
-        + 160 * len(span.tokens)
-        + (450 * anchors)
-    )
+    analysed = 1000 + 2 * weigh(span.text, 0) + 8 * len(span.text) + 16 * len(span.tokens)
+    analysed += 650 * anchors
+    return analysed + _worked_out_bytes(span) if worked_out else analysed
+
+
+def _worked_out_bytes(span: Span) -> int:
+    """What working out a span's properties adds to it (see :func:`_span_bytes`)."""
+    return 1200 + 24 * len(span.text) + 400 * (len(span.number_anchors) + len(span.name_anchors))
 
 
 def _new_span(**fields: Any) -> Span:
