@@ -55,7 +55,7 @@ SHORT_KEY = 32
 # name and its forms, stems or the words it is filed under (NAME_ENTRY), a compiled pattern
 # (PATTERN_ENTRY). tests/test_lexical_memory.py weighs the largest entries each memo can hold.
 WORD_ENTRY = 768
-NAME_ENTRY = 1536
+NAME_ENTRY = 2048
 PATTERN_ENTRY = 3072
 
 
