@@ -233,31 +233,40 @@ def _analyze(text: str) -> Doc:
         weigh(text, 0)
         + 2 * weigh(normal, 0)
         + sum(_span_bytes(s, worked_out=False) for s in sentences)
-        + weigh(common, 1)
-        + weigh(doc.token_set, 1)
-        + weigh(doc.numbers, 1)
-        + weigh(doc.entities, 1)
+        + sum(map(_set_bytes, (common, doc.token_set, doc.numbers, doc.entities)))
     )
     return doc
+
+
+def _set_bytes(words: frozenset[str]) -> int:
+    """A set of a text's words or tokens: its table and its strings (words are far shorter than
+    the 24 characters allowed for here; a longer one is a string of its own in the text)."""
+    return weigh(words, 0) + 73 * len(words)
 
 
 class _DocCache:
     """Analyses are memoised: a source is analysed once however often it is judged (by the
     several tasks of one case, by the many summaries of one source). Bounded in bytes
-    (``DOC_BYTES``, by what each analysis weighs now: it grows as it is used, and is weighed
-    again at every look-up) and in count; the least recently used go first. An analysis heavier
-    than the whole budget is not kept."""
+    (``DOC_BYTES``, by what each analysis weighs: it grows as it is used, and is weighed again
+    whenever it is looked up) and in count; the least recently used go first. An analysis
+    heavier than the whole budget is not kept."""
 
     def __init__(self, max_bytes: int = DOC_BYTES, size: int = 64) -> None:
         self.max_bytes = max_bytes
         self.size = size
-        self._items: OrderedDict[str, Doc] = OrderedDict()
+        # text -> (its analysis, the weight last counted for it)
+        self._items: OrderedDict[str, tuple[Doc, int]] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
 
     @property
     def memo_bytes(self) -> int:
+        """What the analyses weigh now (each weighed again), after evicting what no longer fits."""
         with self._lock:
-            return self._trim()
+            for text, (doc, _) in list(self._items.items()):
+                self._reweigh(text, doc)
+            self._trim()
+            return self._bytes
 
     @property
     def memo_limit(self) -> int:
@@ -266,29 +275,35 @@ class _DocCache:
     def cache_clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._bytes = 0
 
     def get(self, text: str) -> Doc:
         with self._lock:
-            doc = self._items.get(text)
-            if doc is not None:
+            item = self._items.get(text)
+            if item is not None:
                 self._items.move_to_end(text)
+                self._reweigh(text, item[0])
                 self._trim()
-                return doc
+                return item[0]
         doc = _analyze(text)
         with self._lock:
-            self._items[text] = doc
-            self._trim()
+            if text not in self._items:
+                self._items[text] = (doc, 0)
+                self._reweigh(text, doc)
+                self._trim()
         return doc
 
-    def _trim(self) -> int:
-        """Evict the least recently used analyses until the rest fit; what they weigh."""
+    def _reweigh(self, text: str, doc: Doc) -> None:
+        weight = weigh(text, 0) + doc.memo_bytes
+        self._bytes += weight - self._items[text][1]
+        self._items[text] = (doc, weight)
+
+    def _trim(self) -> None:
+        """Evict the least recently used analyses until the rest fit (the lock held)."""
         items = self._items
-        weights = {key: weigh(key, 0) + doc.memo_bytes for key, doc in items.items()}
-        total = sum(weights.values())
-        while items and (total > self.max_bytes or len(items) > self.size):
-            key, _ = items.popitem(last=False)
-            total -= weights[key]
-        return total
+        while items and (self._bytes > self.max_bytes or len(items) > self.size):
+            _, (_, weight) = items.popitem(last=False)
+            self._bytes -= weight
 
 
 _cache = _DocCache()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from operator import and_
 from typing import NamedTuple
 
@@ -65,7 +66,16 @@ def _lowered_units(lowered: str) -> list[str]:
     return (_ASCII_UNIT if lowered.isascii() else _UNIT).findall(lowered)
 
 
-@memoised(8 << 20, max_items=64)
+def _grams_bytes(key: tuple[str, str | None], grams: Grams) -> int:
+    """What a source's memoised n-grams hold: its text (and lowered text) in the key, its words
+    joined, and its set of words (each word a string of its own, no longer than the text)."""
+    text, lowered = key
+    own = sys.getsizeof(text) + (sys.getsizeof(lowered) if lowered is not None else 0)
+    words = grams.words
+    return own + 2 * sys.getsizeof(grams.joined) + sys.getsizeof(words) + 64 * len(words)
+
+
+@memoised(8 << 20, max_items=64, weight=_grams_bytes)
 def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
     claims). ``lowered``: the text normalised and lower-cased, where the caller has it (its

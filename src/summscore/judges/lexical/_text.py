@@ -278,7 +278,7 @@ def make_span(
 # collector's oldest generation takes it in (a memo of thousands of spans, each several objects,
 # made every full collection walk them: a sixth of the judge's time).
 @memoised(
-    8 << 20,
+    16 << 20,
     max_items=2048,
     weight=lambda key, span: weigh(key[0], 0) + _span_bytes(span),
     shared=lambda key, span: key[2],
@@ -349,7 +349,7 @@ _KEY, _KEY_KIND, _KEY_START, _KEY_SURFACE = (
 _START = itemgetter(2)
 
 
-@memoised(8 << 20, max_items=2048, weight=lambda key, span: weigh(key[0], 0) + _span_bytes(span))
+@memoised(16 << 20, max_items=2048, weight=lambda key, span: weigh(key[0], 0) + _span_bytes(span))
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
     words = ascii_words(text)  # (read once for the tokens and the numbers)
