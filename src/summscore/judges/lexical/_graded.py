@@ -66,11 +66,10 @@ def _lowered_units(lowered: str) -> list[str]:
     return (_ASCII_UNIT if lowered.isascii() else _UNIT).findall(lowered)
 
 
-def _grams_bytes(key: tuple[str, str | None], grams: Grams) -> int:
+def _grams_bytes(key: tuple[str, ...], grams: Grams) -> int:
     """What a source's memoised n-grams hold: its text (and lowered text) in the key, its words
     joined, and its set of words (each word a string of its own, no longer than the text)."""
-    text, lowered = key
-    own = sys.getsizeof(text) + (sys.getsizeof(lowered) if lowered is not None else 0)
+    own = sum(map(sys.getsizeof, key))
     words = grams.words
     return own + 2 * sys.getsizeof(grams.joined) + sys.getsizeof(words) + 64 * len(words)
 
