@@ -127,12 +127,12 @@ FAMILIES: tuple[Family, ...] = (
     _family(
         "honorifics",
         '"Mr Balls" is "Ed Balls" (a leading honorific dropped)',
-        Patch("_match", "_bare", _same),
+        Patch("_names", "_bare", _same),
     ),
     _family(
         "countries",
         'a country is its adjective and short names ("Japanese" ~ "Japan", "US" ~ "America")',
-        Patch("_match", "_place", _same),
+        Patch("_names", "_place", _same),
     ),
     _family(
         "plural-acronyms",

@@ -20,7 +20,7 @@ import pytest
 
 from summscore import SummarizationScorer
 from summscore.judges import LexicalJudge
-from summscore.judges.lexical import _doc, _match, _memo, _opposites, _words
+from summscore.judges.lexical import _doc, _match, _memo, _names, _opposites, _words
 from summscore.judges.lexical._memo import (
     NAME_ENTRY,
     PATTERN_ENTRY,
@@ -152,11 +152,11 @@ _LRU_ENTRY = 250
         (lambda key: _words._word_token(key, False), WORD_ENTRY),
         (_words.parse_number, WORD_ENTRY),
         (_match._acronym_letters, WORD_ENTRY),
-        (_match._forms, NAME_ENTRY),
-        (_match._place, NAME_ENTRY),
-        (_match._stems, NAME_ENTRY),
-        (_match._filed_under, NAME_ENTRY),
-        (_match.name_tokens, NAME_ENTRY),
+        (_names._forms, NAME_ENTRY),
+        (_names._place, NAME_ENTRY),
+        (_names._stems, NAME_ENTRY),
+        (_names._filed_under, NAME_ENTRY),
+        (_names.name_tokens, NAME_ENTRY),
         (_opposites.opposites, NAME_ENTRY),
     ],
 )
