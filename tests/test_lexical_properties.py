@@ -11,7 +11,7 @@ guarantees about encodings, padding, unrelated numbers and sibling claims.
 * A number of the source said in such a sentence ("Maria Jensen bought 3 lemons") answers no
   question.
 * A claim's verdict and support are the same alone, among its summary's claims in any order, and
-  beside claims of other summaries.
+  beside claims of other summaries or claims that use its names as common words.
 """
 
 from __future__ import annotations
@@ -200,6 +200,13 @@ def _verdicts(claims: list[str], source: str) -> dict[str, dict[str, object]]:
     return dict(zip(claims, reply["verdicts"], strict=True))
 
 
+def _echoes(claims: list[str]) -> list[str]:
+    """Sibling claims that use the claims' capitalised words in lower case ("He ate an apple."
+    beside "Apple shares rose"): what a claim's reading of names must not take from them."""
+    words = {w for claim in claims for w in re.findall(r"\b[A-Z][a-z]{2,}\b", claim)}
+    return [f"They talked about the {word.lower()} again." for word in sorted(words)]
+
+
 @SETTINGS
 @given(seed=SEEDS, other=SEEDS, order=st.randoms(use_true_random=False))
 def test_a_claims_verdict_depends_on_the_claim_and_the_source_alone(
@@ -210,7 +217,7 @@ def test_a_claims_verdict_depends_on_the_claim_and_the_source_alone(
     strangers = LexicalJudge().run("claims", {"text": _seeds()[other][1]})["claims"]
     assume(claims)
     together = _verdicts(claims, source)
-    shuffled = [*claims, *strangers]
+    shuffled = [*claims, *strangers, *_echoes(claims)]
     order.shuffle(shuffled)  # type: ignore[attr-defined]
     mixed = _verdicts(list(dict.fromkeys(shuffled)), source)
     for claim in claims:
@@ -235,3 +242,28 @@ def test_reordering_a_summarys_sentences_keeps_each_claims_verdict(
     # The answers may differ: a question can be answered by two sentences that are adjacent in
     # one order only.)
     assert after.alignment_score == pytest.approx(before.alignment_score, abs=1e-12)
+
+
+# Capitalised words that are also common words: names that a sibling claim's lower-case use must
+# not turn into common words ("Apple shares rose" beside "He ate an apple.").
+NAMES = ("Apple", "Amber", "Baker", "Brook", "Cook", "Fisher", "Hunter", "Mason", "Rose", "Stone")
+
+
+@SETTINGS
+@given(
+    seed=SEEDS,
+    name=st.sampled_from(NAMES),
+    order=st.randoms(use_true_random=False),
+)
+def test_a_name_the_source_lacks_stays_a_name_whatever_the_sibling_claims_say(
+    seed: int, name: str, order: object
+) -> None:
+    source, summary = _seeds()[seed]
+    assume(name.lower() not in source.lower())
+    claims = LexicalJudge().run("claims", {"text": summary})["claims"]
+    assume(claims)
+    claim = f"{name} said: {claims[0]}"
+    alone = _verdicts([claim], source)[claim]
+    siblings = [claim, *claims[1:], f"They talked about the {name.lower()} again."]
+    order.shuffle(siblings)  # type: ignore[attr-defined]
+    assert _verdicts(list(dict.fromkeys(siblings)), source)[claim] == alone
