@@ -84,6 +84,38 @@ def _split_of_off(words: list[Any]) -> list[list[Any]]:
     return [words]
 
 
+def _every_unit(units: list[str]) -> list[bool]:
+    return [True] * len(units)
+
+
+def _split_numbers_units() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = importlib.import_module(f"{PACKAGE}._words")
+    return (
+        re.compile(f"[0-9a-z\u00c0-\u024f]+|[{words.CJK}]|{words.OTHER_WORD}"),
+        re.compile(r"[0-9a-z]+"),
+    )
+
+
+def _anchors_anywhere(statement: Any, doc: Any) -> frozenset[str]:
+    match = importlib.import_module(f"{PACKAGE}._match")
+    return frozenset(a for a in statement.anchors if match.anchor_in_doc(a, statement, doc))
+
+
+def _whole_window(statement: Any, window: Any) -> Any:
+    return window
+
+
+def _fold_quotes_and_widths_only(text: str) -> str:
+    """The judge's reading before Unicode folding: full-width forms and curly single quotes."""
+    import unicodedata
+
+    if not text.isascii():
+        if re.search("[\uff01-\uff5e]", text):
+            text = unicodedata.normalize("NFKC", text)
+        text = text.replace("\u2019", "'").replace("\u2018", "'")
+    return text
+
+
 FAMILIES: tuple[Family, ...] = (
     # -------------------------------------------------------------------------------- names
     _family(
@@ -95,12 +127,12 @@ FAMILIES: tuple[Family, ...] = (
     _family(
         "honorifics",
         '"Mr Balls" is "Ed Balls" (a leading honorific dropped)',
-        Patch("_match", "_bare", _same),
+        Patch("_names", "_bare", _same),
     ),
     _family(
         "countries",
         'a country is its adjective and short names ("Japanese" ~ "Japan", "US" ~ "America")',
-        Patch("_match", "_place", _same),
+        Patch("_names", "_place", _same),
     ),
     _family(
         "plural-acronyms",
@@ -170,6 +202,11 @@ FAMILIES: tuple[Family, ...] = (
         "negation-scope",
         "what a negation denies, said with the other polarity in one piece of the passage",
         Patch("_conflicts", "_flipped_scope", _none),
+    ),
+    _family(
+        "negated-changes",
+        '"will not raise fares" denies "fares will rise" (change verbs in a negation\'s scope)',
+        Patch("_conflicts", "_SAME_CHANGE", {}),
     ),
     _family(
         "denial-unbacked",
@@ -264,6 +301,33 @@ FAMILIES: tuple[Family, ...] = (
         Patch("", "LexicalJudge.grades_claims", False, everywhere=False),
     ),
     _family(
+        "function-word-grams",
+        'a claim with no content word the source uses has no support (not "on the" alone)',
+        Patch("_graded", "_informative", _every_unit),
+    ),
+    _family(
+        "whole-numbers",
+        'a number is one unit of graded support ("1.3" is not "1" and "3")',
+        Patch("_graded", "_UNIT", _split_numbers_units()[0]),
+        Patch("_graded", "_ASCII_UNIT", _split_numbers_units()[1]),
+    ),
+    _family(
+        "unicode-fold",
+        "NFC, Unicode spaces, curly double quotes, line endings and drawn forms folded",
+        Patch("_words", "fold", _fold_quotes_and_widths_only),
+    ),
+    _family(
+        "local-anchors",
+        "a question's number or name counts only in a sentence about what the question asks",
+        Patch("_match", "anchors_near", _anchors_anywhere),
+        questions_only=True,
+    ),
+    _family(
+        "sharing-part",
+        "a rival in the sentence of a two-sentence window that shares no word is no rival",
+        Patch("_conflicts", "_sharing", _whole_window),
+    ),
+    _family(
         "synonyms",
         'light synonym folding ("firm" ~ "company")',
         Patch("_words", "_SYNONYM_HEADS", {}, everywhere=False),
@@ -337,4 +401,4 @@ def _clear_memos() -> None:
             if callable(clear):
                 clear()
     docs = importlib.import_module(f"{PACKAGE}._doc")
-    docs._cache = docs._DocCache()
+    docs._cache.cache_clear()

@@ -94,7 +94,7 @@ def _clear_analysis_caches() -> None:
         for value in vars(module).values():
             if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
-    lexical._doc._cache = lexical._doc._DocCache()
+    lexical._doc._cache.cache_clear()
 
 
 def main() -> None:

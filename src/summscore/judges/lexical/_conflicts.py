@@ -20,11 +20,15 @@ module orders the checks and words the reasons.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import partial
+
 from ._direction import turned_change
 from ._doc import Doc
 from ._initials import initial_and_number
 from ._match import (
     anchor_in_doc,
+    anchors_near,
     clip,
     fragments,
     pieces,
@@ -62,13 +66,20 @@ def _contradiction(
     rival standing in the missing anchor's slot is. ``local`` statements (one fragment) are
     also checked for misattributed names, flipped negation and antonyms, which need a
     statement about one thing."""
-    missing_numbers = sorted(
-        n
-        for n in statement.numbers
-        if n not in doc.numbers and not initial_and_number(n, statement, doc.lowered)
-    )
-    missing_names = sorted(e for e in statement.entities if not anchor_in_doc(e, statement, doc))
-    for window in windows:
+    if strict:
+        missing_numbers = sorted(
+            n
+            for n in statement.numbers
+            if n not in doc.numbers and not initial_and_number(n, statement, doc.lowered)
+        )
+        missing_names = sorted(
+            e for e in statement.entities if not anchor_in_doc(e, statement, doc)
+        )
+    else:  # a question: an anchor counts where the text says it of what the question asks
+        near = anchors_near(statement, doc)
+        missing_numbers = sorted(statement.numbers - near)
+        missing_names = sorted(statement.entities - near)
+    for window in map(partial(_sharing, statement), windows):
         coverage = recall(statement, window)
         if missing_numbers and coverage >= 0.4:
             rivals = _rival_numbers(statement, window, missing_numbers)
@@ -136,6 +147,20 @@ def _contradiction(
     return doubt
 
 
+def _sharing(statement: Span, window: Span) -> Span:
+    """The part of a window of two sentences that shares the statement's words, where the other
+    part shares none of them: a rival number or name in a sentence about something else
+    ("Maria Jensen bought 3 lemons" beside "The festival has four headliners") is no rival."""
+    if window.parts is None:
+        return window
+    first, second = window.parts
+    if statement.token_set.isdisjoint(first.token_set):
+        return second
+    if statement.token_set.isdisjoint(second.token_set):
+        return first
+    return window
+
+
 def _flipped_scope(statement: Span, window: Span) -> Span | None:
     """A piece of the passage that says, with the other polarity, what a negation denies: all of
     its words (two or three) stand in the other. "will not increase the price of production"
@@ -149,15 +174,26 @@ def _flipped_scope(statement: Span, window: Span) -> Span | None:
         if piece.negated == statement.negated:
             continue
         negated, other = (statement, piece) if statement.negated else (piece, statement)
-        for scope in negated_scopes(negated.text):
-            if len(scope) >= 2 and other.token_set.issuperset(scope):
+        for scope in map(_changes, negated_scopes(negated.text)):
+            if len(scope) >= 2 and _changes(other.token_set).issuperset(scope):
                 # Another piece may say it as the statement does, of someone else in the
                 # flipped one: "Rivals cut jobs, but the company said it would not cut jobs."
                 said = [p for p in cut if p.negated == statement.negated]
-                if any(p.token_set.issuperset(scope) for p in said):
+                if any(_changes(p.token_set).issuperset(scope) for p in said):
                     return None
                 found = found or piece
     return found
+
+
+# Verbs that say a change the synonym groups fold under another word ("rise", "grow" and
+# "increase" are "increas"): "will not raise fares" denies "fares will rise" (a change word said
+# of the same thing, transitive or not). Read only where a negation's scope is compared.
+_SAME_CHANGE = {"rais": "increas", "hik": "increas"}
+
+
+def _changes(tokens: Iterable[str]) -> frozenset[str]:
+    """``tokens`` with every change verb as the head of its synonym group."""
+    return frozenset(_SAME_CHANGE.get(token, token) for token in tokens)
 
 
 def _negation_shared(statement: Span, part: Span) -> bool:
@@ -166,7 +202,7 @@ def _negation_shared(statement: Span, part: Span) -> bool:
     the feature costs."""
     negated, other = (part, statement) if part.negated else (statement, part)
     heads = negated_heads(negated.text)
-    return heads is None or not heads.isdisjoint(other.token_set)
+    return heads is None or not _changes(heads).isdisjoint(_changes(other.token_set))
 
 
 def _same_subject(statement: Span, part: Span) -> bool:

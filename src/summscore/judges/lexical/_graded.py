@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+import sys
+from operator import and_
 from typing import NamedTuple
 
+from ._lexicon import STOPWORDS
+from ._memo import memoised
 from ._words import CJK, OTHER_WORD, normalize
 
 __all__ = ["ABSENT", "UNCONFIRMED", "claim_support", "source_grams"]
@@ -36,9 +39,10 @@ __all__ = ["ABSENT", "UNCONFIRMED", "claim_support", "source_grams"]
 UNCONFIRMED = 0.8
 ABSENT = 0.5
 _LONGEST = 3
-_UNIT = re.compile(f"[0-9a-z\u00c0-\u024f]+|[{CJK}]|{OTHER_WORD}")
-# _UNIT for ASCII text, where only its first alternative can match (twice as fast on a source).
-_ASCII_UNIT = re.compile(r"[0-9a-z]+")
+# A number is one unit with its decimals and thousands ("1.3" is not "3", "3,000" not "000").
+_UNIT = re.compile(f"\\d+(?:[.,]\\d+)*|[0-9a-z\u00c0-\u024f]+|[{CJK}]|{OTHER_WORD}")
+# _UNIT for ASCII text, where only its first alternatives can match (twice as fast on a source).
+_ASCII_UNIT = re.compile(r"\d+(?:[.,]\d+)*|[0-9a-z]+")
 
 
 class Grams(NamedTuple):
@@ -62,7 +66,15 @@ def _lowered_units(lowered: str) -> list[str]:
     return (_ASCII_UNIT if lowered.isascii() else _UNIT).findall(lowered)
 
 
-@lru_cache(maxsize=64)
+def _grams_bytes(key: tuple[str, ...], grams: Grams) -> int:
+    """What a source's memoised n-grams hold: its text (and lowered text) in the key, its words
+    joined, and its set of words (each word a string of its own, no longer than the text)."""
+    own = sum(map(sys.getsizeof, key))
+    words = grams.words
+    return own + 2 * sys.getsizeof(grams.joined) + sys.getsizeof(words) + 64 * len(words)
+
+
+@memoised(8 << 20, max_items=64, weight=_grams_bytes)
 def source_grams(text: str, lowered: str | None = None) -> Grams:
     """The source's words, for its word pairs and word triples (memoised: a source meets many
     claims). ``lowered``: the text normalised and lower-cased, where the caller has it (its
@@ -74,13 +86,20 @@ def source_grams(text: str, lowered: str | None = None) -> Grams:
 def claim_support(claim: str, grams: Grams) -> float:
     """The square root of the mean, over the lengths the claim is long enough for, of the share
     of the claim's n-grams found in the source (``grams`` from ``source_grams``); 1 for a
-    claim with no word at all (nothing in it can be unsupported)."""
+    claim with no word at all (nothing in it can be unsupported).
+
+    A claim none of whose content words (see ``_informative``) the source uses has no
+    support: "on the" or "it was" are in every English source, and a sentence the source never
+    says would otherwise keep a third of its support from its function words alone, so that
+    padding a summary with such sentences raised its alignment."""
     units = _units(claim)
     if not units:
         return 1.0
     # Which of the claim's words the source uses, asked once per word (in C): an n-gram with a
     # word the source never uses is no run of its words, and is not looked for.
     known = list(map(grams.words.__contains__, units))
+    if not any(map(and_, known, _informative(units))):
+        return 0.0
     shares = [sum(known) / len(units)]
     for n in range(2, min(_LONGEST, len(units)) + 1):
         starts = range(len(units) - n + 1)
@@ -91,3 +110,10 @@ def claim_support(claim: str, grams: Grams) -> float:
         )
         shares.append(held / len(starts))
     return math.sqrt(sum(shares) / len(shares))
+
+
+def _informative(units: list[str]) -> list[bool]:
+    """Which units are content: not an English function word. A claim of function words alone
+    ("It was not so.") is read whole, every unit counting."""
+    content = [unit not in STOPWORDS for unit in units]
+    return content if any(content) else [True] * len(units)

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ._lexicon import STOPWORDS, WORD_NUMBERS
+from ._memo import memoised
 from ._text import Span
 
 __all__ = ["initial_and_number"]
@@ -23,7 +23,7 @@ _WORD_SPELLED_NUMBER = re.compile(
 _NUMBER_OF = {word: number for number, word in _SPELLED_NUMBERS.items()}
 
 
-@lru_cache(maxsize=1024)
+@memoised(1 << 20, max_items=1024)
 def _written_apart(text: str) -> tuple[tuple[str, str], ...]:
     """(word, number) for each word followed by a number of two digits at most ("formula 1"),
     lower-cased (memoised: a statement is asked about each of its anchors in many passages)."""
@@ -31,13 +31,13 @@ def _written_apart(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((w, n) for w, n in found if w not in STOPWORDS)
 
 
-@lru_cache(maxsize=64)
+@memoised(2 << 20, max_items=64)
 def _joined(text: str) -> frozenset[str]:
     """The words of a text that are an initial and a number ("f1", "c4"), lower-cased."""
     return frozenset(_INITIAL_NUMBER_WORD.findall(text.lower()))
 
 
-@lru_cache(maxsize=64)
+@memoised(2 << 20, max_items=64)
 def _spelled_joined(text: str) -> frozenset[str]:
     """The initial and number of each word of a text followed by a number, in digits or in words
     ("Formula One" gives "f1"), lower-cased."""

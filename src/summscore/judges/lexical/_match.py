@@ -4,19 +4,20 @@ the passages that cover a statement best, and the fragments a statement falls in
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ._anchors import _at_sentence_start
-from ._doc import MEMO_LIMIT, Doc
+from ._doc import Doc
 from ._initials import initial_and_number
-from ._lexicon import DEMONYMS, STOPWORDS
+from ._lexicon import STOPWORDS
+from ._memo import PATTERN_ENTRY, WORD_ENTRY, short_keys, weigh
+from ._names import contains_phrase, matches_any, name_set, name_tokens, names_match
 from ._text import Span, make_span
-from ._words import content_tokens, normalize, stem
 
 __all__ = [
     "abbreviated",
     "anchor_in_doc",
     "anchor_in_span",
+    "anchors_near",
     "clip",
     "contains_phrase",
     "fragments",
@@ -42,94 +43,10 @@ def recall(span: Span, window: Span) -> float:
     return len(span.token_set & window.token_set) / len(span.token_set)
 
 
-def names_match(a: str, b: str) -> bool:
-    """Two name keys denote the same name: equal, or one contains the other as whole words,
-    compared by stem ("macklem" ~ "tiff macklem" ~ "governor tiff macklem", "oxford" ~
-    "university of oxford", "socialists" ~ "socialist party"), countries also by their
-    adjectives and short names ("japanese" ~ "japan", "us" ~ "america")."""
-    if a == b:
-        return True
-    (bare_a, place_a, plain_a, stems_a), (bare_b, place_b, plain_b, stems_b) = _forms(a), _forms(b)
-    if plain_a and plain_b and stems_a.isdisjoint(stems_b) and a not in b and b not in a:
-        # Most pairs of names: no honorific, no country, no shared stem and neither inside the
-        # other, so no test below can hold (a phrase of one inside the other is a substring;
-        # a run of one's stems inside the other's holds its first stem). Told apart cheaply.
-        return False
-    if _same_name(a, b):
-        return True
-    if (bare_a != a or bare_b != b) and bare_a and bare_b and _same_name(bare_a, bare_b):
-        return True  # "mr balls" ~ "ed balls", "dr hill" ~ "adrian hill"
-    if place_a == a and place_b == b:
-        return False
-    return place_a == place_b or _same_name(place_a, place_b)
-
-
-@lru_cache(maxsize=16384)
-def _forms(name: str) -> tuple[str, str, bool, frozenset[str]]:
-    """``name`` without a leading honorific, with its countries written out, whether both are
-    the name itself, and its stems (memoised: a text's names are each compared with every name
-    of the statements judged against it)."""
-    bare, place = _bare(name), _place(name)
-    return bare, place, bare == name and place == name, frozenset(_stems(name))
-
-
-_HONORIFICS = frozenset("mr mrs ms miss dr prof sir dame lord lady".split())
-
-
-def _bare(name: str) -> str:
-    """``name`` without a leading honorific ("mr balls" is "balls")."""
-    head, _, rest = name.partition(" ")
-    return rest if head.rstrip(".") in _HONORIFICS else name
-
-
-@lru_cache(maxsize=16384)
-def _place(name: str) -> str:
-    """``name`` with country adjectives and short names written as the country."""
-    whole = DEMONYMS.get(name)
-    if whole is not None:
-        return whole
-    return " ".join(DEMONYMS.get(word, word) for word in name.split())
-
-
-def _same_name(a: str, b: str) -> bool:
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    if contains_phrase(long, short):
-        return True
-    return _stems_within(_stems(short), _stems(long))
-
-
-@lru_cache(maxsize=16384)
-def _stems(name: str) -> tuple[str, ...]:
-    return tuple(stem(word) for word in name.split())
-
-
-def _stems_within(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    n = len(short)
-    # (A run of ``long`` equal to ``short`` holds its first stem: most names share none.)
-    if not 0 < n <= len(long) or short[0] not in long:
-        return False
-    return n == 1 or any(long[i : i + n] == short for i in range(len(long) - n + 1))
-
-
-def contains_phrase(text: str, phrase: str) -> bool:
-    """Does ``text`` contain ``phrase`` as whole words (not inside a longer word)?"""
-    if not phrase:
-        return False
-    start = text.find(phrase)
-    while start != -1:
-        end = start + len(phrase)
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-            return True
-        start = text.find(phrase, start + 1)
-    return False
-
-
 _JOINED = r"(?:\s+(?:and|of|for|the|&)\s+|\s+)"
 
 
-@lru_cache(maxsize=4096)
+@short_keys(2048, WORD_ENTRY)
 def _acronym_letters(acronym: str) -> str | None:
     """The letters of a name that may be an acronym ("f.d.a" -> "fda"), else None (memoised:
     every name of a passage is asked whether it spells out a statement's)."""
@@ -145,7 +62,7 @@ def _may_spell_out(letters: str, text: str) -> bool:
     return all(map(text.__contains__, map(str.upper, letters)))  # (each letter's capital)
 
 
-@lru_cache(maxsize=1024)
+@short_keys(512, PATTERN_ENTRY)
 def _acronym_pattern(acronym: str) -> re.Pattern[str] | None:
     letters = _acronym_letters(acronym)
     if letters is None:
@@ -164,61 +81,6 @@ def spelled_out(acronym: str, text: str) -> bool:
         return False
     pattern = _acronym_pattern(acronym)
     return pattern is not None and pattern.search(text) is not None
-
-
-@lru_cache(maxsize=4096)
-def matches_any(key: str, names: frozenset[str]) -> bool:
-    """Does ``key`` name the same thing as one of ``names``? (memoised: one pair of texts asks
-    the same question many times). Among many names, only those filed under one of the key's
-    words are compared (see ``_filed``): a look-up costs what those are, not the text's
-    every name."""
-    if key in names:
-        return True
-    if len(names) <= _FEW_NAMES:
-        return any(names_match(key, other) for other in names)
-    filed = _filed(names)
-    seen: set[str] = set()
-    for word in _filed_under(key):
-        for other in filed.get(word, ()):
-            if other not in seen:
-                seen.add(other)
-                if names_match(key, other):
-                    return True
-    return False
-
-
-_FEW_NAMES = 8
-_ALNUM = re.compile(r"[^\W_]+")
-
-
-@lru_cache(maxsize=16384)
-def _filed_under(name: str) -> frozenset[str]:
-    """The words a name is filed under: the runs of letters and digits and the word stems of the
-    name and of its form with countries written out. Two names ``names_match`` share one:
-    one inside the other shares its runs, a run of stems its first stem, and the forms without
-    an honorific are parts of the names."""
-    _, place, _, stems = _forms(name)
-    found = set(stems) | set(_ALNUM.findall(name))
-    if place != name:
-        found |= set(_stems(place)) | set(_ALNUM.findall(place))
-    return frozenset(found)
-
-
-@lru_cache(maxsize=256)
-def _filed(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
-    """``names`` by the words they are filed under (built once per set of names)."""
-    filed: dict[str, list[str]] = {}
-    for name in names:
-        for word in _filed_under(name):
-            filed.setdefault(word, []).append(name)
-    return {word: tuple(found) for word, found in filed.items()}
-
-
-@lru_cache(maxsize=4096)
-def name_tokens(key: str) -> frozenset[str]:
-    """The content tokens of a name key: the ``token_set`` of its span, without the analysis of
-    anchors a span makes (memoised: a name meets every statement that names it)."""
-    return frozenset(content_tokens(normalize(key)))
 
 
 # Capitalised abbreviations of periods and comparisons that texts, earnings calls above all, write
@@ -241,11 +103,14 @@ def _name_in(key: str, names: frozenset[str], text: str) -> bool:
     return written is not None and any(contains_phrase(text, words) for words in written)
 
 
-@lru_cache(maxsize=1024)
 def _acronyms(names: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """(name, its letters) for the names that may be acronyms."""
-    found = ((name, _acronym_letters(name)) for name in names)
-    return tuple((name, letters) for name, letters in found if letters is not None)
+    """(name, its letters) for the names that may be acronyms (worked out once per set)."""
+    memo = name_set(names)
+    if memo.acronyms is None:
+        found = ((name, _acronym_letters(name)) for name in names)
+        memo.acronyms = tuple((name, letters) for name, letters in found if letters is not None)
+        memo.grew(weigh(memo.acronyms))
+    return memo.acronyms
 
 
 def abbreviated(key: str, statement: Span, names: frozenset[str]) -> bool:
@@ -312,9 +177,60 @@ def anchor_in_doc(key: str, statement: Span, doc: Doc) -> bool:
             or _surname_in(key, doc.entities, doc.text)
             or initial_and_number(key, statement, doc.lowered)
         )
-        if len(memo) < MEMO_LIMIT:
-            memo[(key, statement.text)] = found
+        weight = weigh(key, 0) + doc.weighs_text(statement.text)
+        doc.remember(memo, (key, statement.text), found, weight)
     return found
+
+
+def anchors_near(statement: Span, doc: Doc) -> frozenset[str]:
+    """The anchors (numbers, names) of a question that ``doc`` gives in a sentence also holding
+    another of the question's content words, or none but the anchor's own. A number or a name elsewhere in the text, in a
+    sentence about something else ("Maria Jensen bought 3 lemons"), answers no question about
+    "3 headliners": what the rest of a text says never answers a question for it. (Memoised
+    per question text; a sentence is looked for among the inverted index's candidates, at most
+    ``_NEAR_TRIES`` per name, so the work stays linear in long texts.)"""
+    memo = doc.near
+    found = memo.get(statement.text)
+    if found is not None:
+        return found
+    present = [a for a in statement.anchors if anchor_in_doc(a, statement, doc)]
+    near: set[str] = set()
+    if present:
+        shared = doc.shared_counts(statement.token_set)
+        sentences = doc.sentences
+        candidates = sorted(shared, key=lambda i: (-shared[i], i))
+        holding: dict[str, list[int]] = {}  # number -> the candidates that give it
+        for i in candidates:
+            for number in statement.numbers.intersection(sentences[i].numbers):
+                holding.setdefault(number, []).append(i)
+        for key in present:
+            own = _own_tokens(key) & statement.token_set
+            if len(own) == len(statement.token_set):
+                near.add(key)  # the question asks about the anchor alone
+                continue
+            if key in statement.numbers and key in holding:
+                tries = holding[key]
+            else:
+                tries = candidates[:_NEAR_TRIES]
+            for i in tries:
+                sentence = sentences[i]
+                held = own & sentence.token_set
+                # (A sentence that says nothing but the anchor, "ECB up.", is about it.)
+                about = shared[i] > len(held) or sentence.token_set <= held
+                if about and anchor_in_span(key, statement, sentence):
+                    near.add(key)
+                    break
+    found = frozenset(near)
+    doc.remember(memo, statement.text, found, weigh(found, 1) + doc.weighs_text(statement.text))
+    return found
+
+
+_NEAR_TRIES = 32
+
+
+def _own_tokens(key: str) -> frozenset[str]:
+    """The content tokens an anchor itself brings to a statement."""
+    return name_tokens(key) | {key}
 
 
 def anchor_in_span(key: str, statement: Span, span: Span) -> bool:
@@ -368,5 +284,5 @@ def fragments(statement: Span) -> list[Span]:
     parts = split_fragments(statement.text)
     if len(parts) < 2:
         return []
-    spans = [make_span(p, common=statement.common) for p in parts]
+    spans = [make_span(p, common=statement.common, own_words=True) for p in parts]
     return [s for s in spans if len(s.token_set) >= 3]

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ._lexicon import ANTONYMS, STOPWORDS
+from ._memo import NAME_ENTRY, short_keys
 from ._text import Span
 from ._words import canon, stem
 
@@ -48,7 +48,7 @@ for _a, _b in _FUNCTION_PAIRS:
     _FUNCTION_OPPOSITES[_b] = _FUNCTION_OPPOSITES.get(_b, frozenset()) | {_a}
 
 
-@lru_cache(maxsize=8192)
+@short_keys(2048, NAME_ENTRY)
 def opposites(token: str) -> frozenset[str]:
     """The words that say the opposite of ``token`` (as tokens: stemmed, folded)."""
     found = OPPOSITES.get(token, frozenset())

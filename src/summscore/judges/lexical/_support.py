@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ._conflicts import Doubt, contradicted
 from ._doc import Doc
 from ._lexicon import NEGATIONS
-from ._match import anchor_in_doc, anchor_in_span, clip, pieces, ranked, recall
+from ._match import anchor_in_doc, anchor_in_span, anchors_near, clip, pieces, ranked, recall
 from ._negation import is_negated, negated_heads
 from ._text import Span
 
@@ -124,7 +124,8 @@ def judge_question(statement: Span, doc: Doc) -> Verdict:
     best = ranked(statement, doc, top=1)[0]
     best_recall = recall(statement, best)
     if statement.anchors:
-        found = [a for a in statement.anchors if anchor_in_doc(a, statement, doc)]
+        near = anchors_near(statement, doc)
+        found = [a for a in statement.anchors if a in near]
         share = len(found) / len(statement.anchors)
         if (share == 1 and best_recall >= 0.3) or (share >= 0.5 and best_recall >= 0.45):
             return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)

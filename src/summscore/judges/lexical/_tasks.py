@@ -19,7 +19,7 @@ from ._lexicon import COMMON_STARTS, STOPWORDS
 from ._repair import unglued, without_placeholders
 from ._support import CONTRADICTED, SUPPORTED, UNKNOWN, Verdict, judge_claim, judge_question
 from ._text import Span, make_span
-from ._words import content_tokens, has_cjk, lowercase_words
+from ._words import content_tokens, has_cjk, normalize
 
 __all__ = [
     "answer_questions",
@@ -69,9 +69,13 @@ def _read(text: str) -> Doc:
     return analyze(unglued(text))
 
 
+def _checkable(clause: Span) -> bool:
+    return len(clause.token_set) >= 2 or bool(clause.anchors)
+
+
 def _informative_clauses(text: str) -> list[Span]:
     """The clauses of ``text`` that state something checkable (analysed once per text)."""
-    return [c for c in _read(text).clauses() if len(c.token_set) >= 2 or c.anchors]
+    return [c for c in _read(text).clauses() if _checkable(c)]
 
 
 def extract_truths(text: str, limit: int | None = None) -> list[str]:
@@ -86,8 +90,10 @@ def extract_truths(text: str, limit: int | None = None) -> list[str]:
 
 
 def extract_claims(text: str) -> list[str]:
-    """The summary's claims: its clauses, in order."""
-    claims = [c.text for c in _informative_clauses(text)]
+    """The summary's claims: its clauses, in order. Whether a clause states something checkable
+    is read from the clause alone (not from the words its sibling sentences write in lower
+    case), so that adding a sentence to a summary never takes a claim away."""
+    claims = [c.text for c in _read(text).clauses() if _checkable(make_span(c.text))]
     return claims or ([text.strip()] if text.strip() else [])
 
 
@@ -170,7 +176,7 @@ def question_statement(question: str, common: frozenset[str] = frozenset()) -> S
         shorter = attribution.sub("", text)
         if shorter != text and len(content_tokens(shorter)) >= 3:
             text = shorter
-    return make_span(text, question=True, common=common)
+    return make_span(text, question=True, common=common, own_words=not common)
 
 
 def keyphrase_questions(text: str, keyphrases: Sequence[str], minimum: int = 3) -> list[str]:
@@ -181,7 +187,7 @@ def keyphrase_questions(text: str, keyphrases: Sequence[str], minimum: int = 3) 
     questions: list[str] = []
     used: set[int] = set()
     for phrase in keyphrases:
-        needle = phrase.lower()
+        needle = normalize(phrase).lower()
         clause = next((c for c in clauses if needle in c.text.lower()), None)
         if clause is None or id(clause) in used:
             continue
@@ -259,7 +265,9 @@ def answer_questions(text: str, questions: Sequence[str]) -> list[bool]:
 def assess_questions(text: str, questions: Sequence[str]) -> list[tuple[bool, float]]:
     """For each closed question: (answered with yes, confidence in that answer)."""
     doc = _read(text)
-    judged = [judge_question(question_statement(q, doc.common), doc) for q in questions]
+    # A question is read with its own lower-case words, not the text's: what the rest of the
+    # text writes never decides what a question asks about.
+    judged = [judge_question(question_statement(q), doc) for q in questions]
     return [(v.level == SUPPORTED, v.confidence) for v in judged]
 
 
@@ -279,10 +287,9 @@ def assess_claims(
     evidence = unglued(evidence)
     doc = analyze(evidence)
     grams = source_grams(evidence, doc.lowered)
-    common = doc.common | lowercase_words(" ".join(claims))
     out: list[tuple[dict[str, Any], float]] = []
     for claim in claims:
-        verdict = _judge_claim(claim, doc, common)
+        verdict = _judge_claim(claim, doc)
         word = (
             yes if verdict.level == SUPPORTED else no if verdict.level == CONTRADICTED else unknown
         )
@@ -302,11 +309,13 @@ def _kept(verdict: Verdict) -> float:
     return ABSENT if verdict.absent else UNCONFIRMED
 
 
-def _judge_claim(claim: str, doc: Doc, common: frozenset[str]) -> Verdict:
+def _judge_claim(claim: str, doc: Doc) -> Verdict:
     """A placeholder ("UNK") names nothing the source could contradict, but a claim with a word
-    left out cannot be confirmed either: at best it is unknown."""
+    left out cannot be confirmed either: at best it is unknown. A claim is read with the
+    source's lower-case words and its own, never its siblings': its verdict depends on the claim
+    and the source alone."""
     written = without_placeholders(claim)
-    verdict = judge_claim(make_span(written, common=common), doc)
+    verdict = judge_claim(make_span(written, common=doc.common, own_words=True), doc)
     if written != claim and verdict.level == SUPPORTED:
         return Verdict(UNKNOWN, "the claim leaves out a word (UNK) the source may have", 0.5)
     return verdict

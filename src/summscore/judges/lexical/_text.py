@@ -10,14 +10,15 @@ import bisect
 import itertools
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from operator import itemgetter
 from typing import Any
 
 from ._anchors import Anchor, names, quantities
 from ._lexicon import ABBREVIATIONS
+from ._memo import memoised, weigh
 from ._negation import is_negated
-from ._words import CJK, OTHER_WORD, ascii_words, content_tokens, normalize
+from ._words import CJK, OTHER_WORD, ascii_words, content_tokens, lowercase_words, normalize
 
 __all__ = [
     "Span",
@@ -65,7 +66,9 @@ def _split_normalized(text: str) -> list[str]:
     """``split_sentences`` of a text already normalised."""
     sentences: list[str] = []
     start = 0
-    caseless: bool | None = None  # worked out at the first period before a lower-case word
+    # Whether the sentence being read (from ``start``) writes a capital: worked out at its first
+    # period before a lower-case word, and read on from where the last look stopped.
+    capitals_from, capitals, looked = -1, False, 0
     for m in _SENTENCE_END.finditer(text):
         if m.group(2):
             at = m.start()
@@ -76,10 +79,15 @@ def _split_normalized(text: str) -> list[str]:
             nxt = text[m.end() : m.end() + 1]
             if nxt and nxt.islower():
                 # In written text a lower-case word goes on the sentence ("approx. the same");
-                # in a text written all in lower case it may well open the next one.
-                if caseless is None:
-                    caseless = text == text.lower()
-                if not caseless:
+                # in a sentence written all in lower case it may well open the next one. (Read
+                # from the sentence itself, not the whole text: a sentence added after it never
+                # changes where it ends.)
+                if capitals_from != start:
+                    capitals_from, capitals, looked = start, False, start
+                if not capitals:
+                    piece = text[looked:at]
+                    capitals, looked = piece != piece.lower(), at
+                if capitals:
                     continue
             end = m.end(1)
         else:
@@ -249,22 +257,38 @@ class Span:
         )
 
 
-def make_span(text: str, *, question: bool = False, common: frozenset[str] = frozenset()) -> Span:
+def make_span(
+    text: str,
+    *,
+    question: bool = False,
+    common: frozenset[str] = frozenset(),
+    own_words: bool = False,
+) -> Span:
     """Analyse one sentence or statement. ``common`` holds the words the surrounding document
     writes in lower case: a tentative name among them is no name ("Firefighters contained ..."
-    where the text also says "two firefighters"). The analysis is memoised; the context is
-    applied afterwards, so one clause met by several tasks is analysed once."""
-    return _in_context(text, question, common)
+    where the text also says "two firefighters"); with ``own_words``, so are the words the
+    statement itself writes in lower case (a claim of a summary is read with the source's words
+    and its own, never its sibling claims'). The analysis is memoised; the context is applied
+    afterwards, so one clause met by several tasks is analysed once."""
+    return _in_context(text, question, common, own_words)
 
 
 # The span memos hold a few pairs' worth of sentences (a pair meets about a hundred): what one
 # case asks again is answered, while a span of a text long judged is let go before the garbage
 # collector's oldest generation takes it in (a memo of thousands of spans, each several objects,
 # made every full collection walk them: a sixth of the judge's time).
-@lru_cache(maxsize=2048)
-def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
+@memoised(
+    16 << 20,
+    max_items=2048,
+    weight=lambda key, span: weigh(key[0], 0) + _span_bytes(span),
+    shared=lambda key, span: key[2],
+)
+def _in_context(text: str, question: bool, common: frozenset[str], own_words: bool) -> Span:
     span = _make_span(text, question)
     dropped = {k for k in span.tentative if k in common}
+    if own_words and span.tentative:
+        own = lowercase_words(span.text)
+        dropped.update(k for k in span.tentative if k in own)
     if dropped:
         return _copy(
             span,
@@ -274,6 +298,23 @@ def _in_context(text: str, question: bool, common: frozenset[str]) -> Span:
             dropped=frozenset(dropped),
         )
     return _copy(span, common=common) if common else span
+
+
+def _span_bytes(span: Span, worked_out: bool = True) -> int:
+    """An upper estimate of the bytes a span holds as analysed (the object and its fields, its
+    text, tokens and anchors) and, with ``worked_out``, once every property of it is worked
+    out too (its words, about one per five characters, and its anchors' kinds and positions).
+    Fitted with tracemalloc on prose, short sentences, one long list of numbers and one of
+    names (tests/test_lexical_memory.py checks that it is not below what a span holds)."""
+    anchors = len(span.number_anchors) + len(span.name_anchors)
+    analysed = 1000 + 2 * weigh(span.text, 0) + 8 * len(span.text) + 16 * len(span.tokens)
+    analysed += 650 * anchors
+    return analysed + _worked_out_bytes(span) if worked_out else analysed
+
+
+def _worked_out_bytes(span: Span) -> int:
+    """What working out a span's properties adds to it (see ``_span_bytes``)."""
+    return 1200 + 24 * len(span.text) + 400 * (len(span.number_anchors) + len(span.name_anchors))
 
 
 def _new_span(**fields: Any) -> Span:
@@ -308,7 +349,7 @@ _KEY, _KEY_KIND, _KEY_START, _KEY_SURFACE = (
 _START = itemgetter(2)
 
 
-@lru_cache(maxsize=2048)
+@memoised(16 << 20, max_items=2048, weight=lambda key, span: weigh(key[0], 0) + _span_bytes(span))
 def _make_span(text: str, question: bool) -> Span:
     text = normalize(text)
     words = ascii_words(text)  # (read once for the tokens and the numbers)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Generic, TypeVar
 
 from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
+from ._memo import MEMOS, SHORT_KEY, WORD_ENTRY, short_keys, weigh
+from ._unicode import fold
 
 __all__ = [
     "WordMemo",
@@ -62,17 +62,12 @@ def has_cjk(text: str) -> bool:
     return not text.isascii() and _CJK_RUN.search(text) is not None
 
 
-_FULLWIDTH = re.compile("[\uff01-\uff5e]")
-
-
 def normalize(text: str) -> str:
-    """Fold full-width forms (NFKC) and typographic quotes, so "％" is "%" and "’" is "'"; undo
+    """One spelling (see ``_unicode``: NFC, full-width forms, Unicode spaces, curly quotes and
+    line endings folded), so "％" is "%", "’" is "'" and a decomposed "é" the composed one; undo
     the tokenisation of research corpora ("3 , 800", "u.s .", "-lrb-", "31 - year - old", and
     "<unk>", a model's placeholder for a word it could not write)."""
-    if not text.isascii():  # an ASCII text has no full-width form and no typographic quote
-        if _FULLWIDTH.search(text):
-            text = unicodedata.normalize("NFKC", text)
-        text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = fold(text)
     if "<unk>" in text:  # a summariser's placeholder for a word it could not write: no word
         text = text.replace("<unk>", " ")
     if _maybe_tokenised(text) and _tokenised_hint(text):
@@ -169,7 +164,7 @@ def _script(ch: str) -> str:
     return "han"
 
 
-@lru_cache(maxsize=65536)
+@short_keys(4096, WORD_ENTRY)
 def stem(word: str) -> str:
     """A light English stemmer: enough to meet "launches"/"launched"/"launching"."""
     w = word.lower()
@@ -204,7 +199,7 @@ _SYNONYM_HEADS = {
 }
 
 
-@lru_cache(maxsize=65536)
+@short_keys(4096, WORD_ENTRY)
 def canon(word: str) -> str:
     """The comparable form of a lower-case word: its synonym group, else its stem."""
     if word in _SYNONYM_HEADS:
@@ -268,26 +263,38 @@ def content_tokens(
 class WordMemo(dict[str, _V], Generic[_V]):
     """Word -> ``work(word)``, worked out on first sight: a dictionary whose hits are looked up
     in C (``map(memo.__getitem__, words)``), without the argument tuple an ``lru_cache``
-    builds (one look-up per word of every text). Emptied when full."""
+    builds (one look-up per word of every text). Each entry is weighed as it is stored (only a
+    miss runs Python code); the memo is emptied when its entries weigh more than
+    ``_TOKEN_MEMO_BYTES``, and a word longer than ``SHORT_KEY`` is worked out every time."""
 
     def __init__(self, work: Callable[[str], _V]) -> None:
         super().__init__()
         self.work = work
+        self.memo_bytes = 0
+        self.memo_limit = _TOKEN_MEMO_BYTES
+        MEMOS.append(self)
 
     def __missing__(self, word: str) -> _V:
-        if len(self) >= _TOKEN_MEMO_LIMIT:
-            self.clear()
-        value = self[word] = self.work(word)
+        if len(word) > SHORT_KEY:
+            return self.work(word)
+        value = self.work(word)
+        cost = weigh(word) + weigh(value) + _DICT_ENTRY
+        if self.memo_bytes + cost > self.memo_limit:
+            self.cache_clear()
+        self[word] = value
+        self.memo_bytes += cost
         return value
 
     def cache_clear(self) -> None:
         self.clear()
+        self.memo_bytes = 0
 
 
-_TOKEN_MEMO_LIMIT = 65536
+_TOKEN_MEMO_BYTES = 2 << 20
+_DICT_ENTRY = 100  # a dictionary entry and its share of the table
 
 
-@lru_cache(maxsize=65536)
+@short_keys(4096, WORD_ENTRY)
 def _piece_token(piece: str, question: bool) -> str:
     """The content token of one word or number (its value, "3000" for "3,000"); "" for a
     stopword. Memoised: one call per word of every text."""
@@ -297,7 +304,7 @@ def _piece_token(piece: str, question: bool) -> str:
     return _word_token(piece, question)
 
 
-@lru_cache(maxsize=65536)
+@short_keys(4096, WORD_ENTRY)
 def _word_token(piece: str, question: bool) -> str:
     """The content token of one word, or "" for a stopword."""
     lower = piece.lower().strip("-'")
@@ -318,7 +325,7 @@ _DOT_GROUPED = re.compile(r"\d{1,3}(\.\d{3}){2,}")
 _COMMA_THOUSANDS = re.compile(r"\d+,\d{3}")
 
 
-@lru_cache(maxsize=16384)
+@short_keys(2048, WORD_ENTRY)
 def parse_number(raw: str) -> float | None:
     text = raw
     if "," in text and _GROUPED.fullmatch(text):
@@ -336,7 +343,7 @@ def parse_number(raw: str) -> float | None:
     return value if math.isfinite(value) else None  # "1" * 310 is no number a text compares
 
 
-@lru_cache(maxsize=16384)
+@short_keys(2048, WORD_ENTRY)
 def format_number(value: float) -> str:
     if not math.isfinite(value):  # a finite number scaled past the float range
         return "inf" if value > 0 else "-inf" if value < 0 else "nan"

@@ -1,0 +1,269 @@
+"""Metamorphic properties of the offline judge, over the development sets' summaries (the
+committed samples of benchmarks/data) and the three presets: what docs/offline-judge.md
+guarantees about encodings, padding, unrelated numbers and sibling claims.
+
+* The same text in another encoding (NFC, NFD, NFKC, no-break and other Unicode spaces, curly
+  quotes, CRLF or CR line endings) gets the same verdicts, supports and answers, and under the
+  deepeval and mastra rules the same score (the ragas rule's conciseness counts characters as
+  upstream does).
+* A sentence added to a summary that shares no word, number or name with the source never raises
+  the alignment or the score, and leaves every other claim's verdict and every answer as it was.
+* A number of the source said in such a sentence ("Maria Jensen bought 3 lemons") answers no
+  question.
+* A claim's verdict and support are the same alone, among its summary's claims in any order, and
+  beside claims of other summaries or claims that use its names as common words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from summscore import SummarizationScorer, SummaryResult
+from summscore.judges import LexicalJudge
+from summscore.judges.lexical._graded import _informative, _units
+from summscore.judges.lexical._text import split_sentences
+from summscore.judges.lexical._words import content_tokens, normalize
+
+DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
+PRESETS = ("ragas", "deepeval", "mastra")
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+@cache
+def _seeds() -> tuple[tuple[str, str], ...]:
+    """(source, summary) of every committed development pair, the longest sources cut to their
+    first 4,000 characters (at a sentence end) so that an example takes a fraction of a second."""
+    seeds = []
+    for name in ("factual_consistency_sample.jsonl", "frank_sample.jsonl"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            source = row["source"]
+            if len(source) > 4000:
+                source = source[: source.rfind(". ", 0, 4000) + 1]
+            seeds.append((source, row["summary"]))
+    return tuple(seeds)
+
+
+SEEDS = st.integers(min_value=0, max_value=len(_seeds()) - 1)
+
+
+def _score(preset: str, source: str, summary: str) -> SummaryResult:
+    return SummarizationScorer(llm=LexicalJudge(), preset=preset).score(source, summary)
+
+
+def _claims(result: SummaryResult) -> list[tuple[str, str, float | None]]:
+    return [(c.claim, c.verdict, c.support) for c in result.claims]
+
+
+def _answers(result: SummaryResult) -> list[str]:
+    if result.questions:
+        return [q.answer for q in result.questions]
+    return [a.summary_answer for a in result.assessment]
+
+
+def _terminated(summary: str) -> str:
+    """The summary ending with a full stop, so that what is added after it is a sentence."""
+    summary = summary.strip()
+    return summary if re.search(r"[.!?。！？]$", summary) else f"{summary}."
+
+
+# ----------------------------------------------------------------------------------- encodings
+
+
+def _spaces(space: str) -> object:
+    return lambda text: text.replace(" ", space)
+
+
+def _curly(text: str) -> str:
+    text = re.sub(r"'", "\u2019", text)
+    quotes = iter(("\u201c", "\u201d") * (text.count('"') // 2 + 1))
+    return re.sub('"', lambda _: next(quotes), text)
+
+
+ENCODINGS = {
+    "NFC": lambda text: unicodedata.normalize("NFC", text),
+    "NFD": lambda text: unicodedata.normalize("NFD", text),
+    "NFKC": lambda text: unicodedata.normalize("NFKC", text),
+    "no-break spaces": _spaces("\u00a0"),
+    "narrow no-break spaces": _spaces("\u202f"),
+    "thin spaces": _spaces("\u2009"),
+    "ideographic spaces": _spaces("\u3000"),
+    "curly quotes": _curly,
+    "CRLF": lambda text: text.replace("\n", "\r\n"),
+    "CR": lambda text: text.replace("\n", "\r"),
+}
+
+
+@SETTINGS
+@given(seed=SEEDS, encoding=st.sampled_from(sorted(ENCODINGS)), preset=st.sampled_from(PRESETS))
+def test_the_same_text_in_another_encoding_gets_the_same_verdicts(
+    seed: int, encoding: str, preset: str
+) -> None:
+    source, summary = _seeds()[seed]
+    encode = ENCODINGS[encoding]
+    if encoding == "NFKC":
+        # Only the compatibility forms that change how a character is drawn are folded; a text
+        # with a superscript or a fraction ("m²", "½") changes meaning under NFKC.
+        assume(
+            all(
+                encode(t) == normalize(encode(t)) or normalize(t) == normalize(encode(t))
+                for t in (source, summary)
+            )
+        )
+    plain, encoded = (
+        _score(preset, source, summary),
+        _score(preset, encode(source), encode(summary)),
+    )
+    assert [(v, s) for _, v, s in _claims(encoded)] == [(v, s) for _, v, s in _claims(plain)]
+    assert _answers(encoded) == _answers(plain)
+    assert encoded.qa_score == plain.qa_score
+    if preset != "ragas":
+        assert encoded.score == plain.score
+
+
+# ------------------------------------------------------------------------------------- padding
+
+FILLERS = (
+    "A grey cat slept on the windowsill.",
+    "Penguins waddled across the icy beach.",
+    "Kettles whistle when the water boils.",
+    "The violinist tuned her cello twice.",
+    "Ripe mangoes smell sweet in July.",
+    "小猫在窗台上睡觉。",
+)
+
+
+def _unrelated(filler: str, source: str) -> bool:
+    """The filler shares no content word, number or name with the source (as the judge reads
+    both: its tokens, and the units of graded support that are not function words)."""
+    if not set(content_tokens(normalize(filler))).isdisjoint(content_tokens(normalize(source))):
+        return False
+    units = _units(filler)
+    content = {u for u, c in zip(units, _informative(units), strict=True) if c}
+    return content.isdisjoint(_units(source))
+
+
+@SETTINGS
+@given(seed=SEEDS, filler=st.sampled_from(FILLERS), preset=st.sampled_from(PRESETS))
+def test_an_unrelated_sentence_never_raises_a_score(seed: int, filler: str, preset: str) -> None:
+    source, summary = _seeds()[seed]
+    assume(_unrelated(filler, source))
+    summary = _terminated(summary)
+    before, after = _score(preset, source, summary), _score(preset, source, f"{summary} {filler}")
+    assert after.score <= before.score
+    assert _answers(after) == _answers(before)
+    if preset != "ragas":
+        assert after.alignment_score <= before.alignment_score  # type: ignore[operator]
+        # The summary's own claims keep their verdicts; the added sentence has no support.
+        assert _claims(after)[: len(before.claims)] == _claims(before)
+        assert all(c.support == 0.0 for c in after.claims[len(before.claims) :])
+
+
+@SETTINGS
+@given(seed=SEEDS, pick=st.integers(min_value=0, max_value=1000), preset=st.sampled_from(PRESETS))
+def test_a_number_of_the_source_in_an_unrelated_sentence_answers_no_question(
+    seed: int, pick: int, preset: str
+) -> None:
+    source, summary = _seeds()[seed]
+    numbers = sorted(set(re.findall(r"(?<![\d.,])\d{1,4}(?![\d.,]\d)", source)))
+    assume(numbers)
+    number = numbers[pick % len(numbers)]
+    filler = f"Maria Jensen bought {number} lemons at the market."
+    assume(_unrelated("Maria Jensen bought lemons at the market.", source))
+    summary = _terminated(summary)
+    before, after = _score(preset, source, summary), _score(preset, source, f"{summary} {filler}")
+    assert _answers(after) == _answers(before)
+    assert after.score <= before.score
+
+
+# ------------------------------------------------------------------------------ sibling claims
+
+
+def _verdicts(claims: list[str], source: str) -> dict[str, dict[str, object]]:
+    reply = LexicalJudge().run(
+        "verdicts",
+        {"claims": claims, "evidence": source, "vocabulary": ("yes", "no", "borderline")},
+    )
+    return dict(zip(claims, reply["verdicts"], strict=True))
+
+
+def _echoes(claims: list[str]) -> list[str]:
+    """Sibling claims that use the claims' capitalised words in lower case ("He ate an apple."
+    beside "Apple shares rose"): what a claim's reading of names must not take from them."""
+    words = {w for claim in claims for w in re.findall(r"\b[A-Z][a-z]{2,}\b", claim)}
+    return [f"They talked about the {word.lower()} again." for word in sorted(words)]
+
+
+@SETTINGS
+@given(seed=SEEDS, other=SEEDS, order=st.randoms(use_true_random=False))
+def test_a_claims_verdict_depends_on_the_claim_and_the_source_alone(
+    seed: int, other: int, order: object
+) -> None:
+    source, summary = _seeds()[seed]
+    claims = LexicalJudge().run("claims", {"text": summary})["claims"]
+    strangers = LexicalJudge().run("claims", {"text": _seeds()[other][1]})["claims"]
+    assume(claims)
+    together = _verdicts(claims, source)
+    shuffled = [*claims, *strangers, *_echoes(claims)]
+    order.shuffle(shuffled)  # type: ignore[attr-defined]
+    mixed = _verdicts(list(dict.fromkeys(shuffled)), source)
+    for claim in claims:
+        assert _verdicts([claim], source)[claim] == together[claim]
+        assert mixed[claim] == together[claim]
+
+
+@SETTINGS
+@given(seed=SEEDS, order=st.randoms(use_true_random=False), preset=st.sampled_from(PRESETS[1:]))
+def test_reordering_a_summarys_sentences_keeps_each_claims_verdict(
+    seed: int, order: object, preset: str
+) -> None:
+    source, summary = _seeds()[seed]
+    sentences = [_terminated(s) for s in split_sentences(summary)]
+    assume(len(sentences) >= 2)
+    shuffled = list(sentences)
+    order.shuffle(shuffled)  # type: ignore[attr-defined]
+    before = _score(preset, source, " ".join(sentences))
+    after = _score(preset, source, " ".join(shuffled))
+    assert sorted(_claims(after)) == sorted(_claims(before))
+    # (The mean of the same supports in another order: equal but for the float sum's last bit.
+    # The answers may differ: a question can be answered by two sentences that are adjacent in
+    # one order only.)
+    assert after.alignment_score == pytest.approx(before.alignment_score, abs=1e-12)
+
+
+# Capitalised words that are also common words: names that a sibling claim's lower-case use must
+# not turn into common words ("Apple shares rose" beside "He ate an apple.").
+NAMES = ("Apple", "Amber", "Baker", "Brook", "Cook", "Fisher", "Hunter", "Mason", "Rose", "Stone")
+
+
+@SETTINGS
+@given(
+    seed=SEEDS,
+    name=st.sampled_from(NAMES),
+    order=st.randoms(use_true_random=False),
+)
+def test_a_name_the_source_lacks_stays_a_name_whatever_the_sibling_claims_say(
+    seed: int, name: str, order: object
+) -> None:
+    source, summary = _seeds()[seed]
+    assume(name.lower() not in source.lower())
+    claims = LexicalJudge().run("claims", {"text": summary})["claims"]
+    assume(claims)
+    claim = f"{name} said: {claims[0]}"
+    alone = _verdicts([claim], source)[claim]
+    siblings = [claim, *claims[1:], f"They talked about the {name.lower()} again."]
+    order.shuffle(siblings)  # type: ignore[attr-defined]
+    assert _verdicts(list(dict.fromkeys(siblings)), source)[claim] == alone
