@@ -1,15 +1,19 @@
-"""``POST /v1/promptfoo``: promptfoo's ``webhook`` assertion, answered by the server's scorer.
+"""``POST /v1/promptfoo``: promptfoo's assertion answered by the server's scorer.
 
     assert:
       - type: webhook
         value: http://127.0.0.1:8000/v1/promptfoo?source_var=article&threshold=0.7
 
-promptfoo posts ``{"output": ..., "context": {"prompt": ..., "vars": {...}}}`` and reads
-``pass`` / ``score`` / ``reason`` from a 200 answer (it ignores an assertion's ``threshold:`` for
-webhooks, so the pass mark is the ``threshold`` query parameter, else the preset's own, else any
-score above 0). A case that cannot be scored (no source variable, an empty output, a judge
-failure) is a failed assertion with the reason, as promptfoo shows it; the request still goes
-through the server's queue, limits, deadline and token like ``/v1/score``.
+promptfoo's ``webhook`` assertion (and summscore's JavaScript assertion,
+``summscore/adapters/promptfoo_webhook.cjs``) posts ``{"output": ..., "context": {"prompt": ...,
+"vars": {...}}}``; the answer is the grading result the Python assertion gives for the same case:
+``pass`` / ``score`` / ``reason`` and ``metadata`` (the components and evidence; promptfoo's
+``type: webhook`` keeps only the first three, the JavaScript assertion all of them). promptfoo
+ignores an assertion's ``threshold`` for webhooks, so the pass mark is the ``threshold`` query
+parameter, else the preset's own, else any score above 0. A case that cannot be scored (no source
+variable, an empty output, a judge failure) is a failed assertion whose reason is worded as the
+Python assertion words it; the request still goes through the server's queue, limits, deadline
+and token like ``/v1/score``.
 """
 
 from __future__ import annotations
@@ -19,9 +23,9 @@ from typing import Any
 
 from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ..adapters.promptfoo import grading_result, source_var
+from ..adapters.promptfoo import case_texts, grading_result
 from ..results import SummaryResult
 from .models import ScoreRequest
 from .runner import Runner
@@ -75,11 +79,11 @@ def add_promptfoo_route(
         threshold: float | None = Query(None, description="the pass mark (default: the preset's)"),
     ) -> JSONResponse:
         """Grade promptfoo's output against the test's source variable."""
-        try:
-            source = source_var(body.context, source_var_name)
-            case = ScoreRequest.model_validate({"source": source, "summary": body.output})
-        except (ValueError, ValidationError) as exc:
-            return JSONResponse(_not_scored(exc))
+        try:  # the Python assertion's checks and words (adapters/promptfoo.py)
+            source, summary = case_texts(body.context, body.output, source_var_name)
+            case = ScoreRequest.model_validate({"source": source, "summary": summary})
+        except (TypeError, ValueError) as exc:  # a ValidationError is a ValueError
+            return JSONResponse(grading_result(runner.scorer.failed_result(exc), threshold))
         with runner.admit(1):
             data = await runner.within_deadline(runner.score(runner.scorer, case))
         score = data["score"]
@@ -87,13 +91,3 @@ def add_promptfoo_route(
             {**data, "score": math.nan if score is None else score}
         )
         return JSONResponse(grading_result(result, threshold))
-
-
-def _not_scored(exc: Exception) -> dict[str, Any]:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        field = {"source": "vars", "summary": "output"}.get(str(first["loc"][0]), "input")
-        message = f"{field}: {first['msg']}"
-    else:
-        message = str(exc)
-    return {"pass": False, "score": 0, "reason": f"summscore could not score: {message}"}
