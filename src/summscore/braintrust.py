@@ -70,7 +70,7 @@ class Summarization(Scorer):
         try:  # the options are checked now when a judge is already configured
             self._judged_by_autoevals()
         except Exception as exc:
-            if not _missing_key(exc):
+            if not _no_key(exc):
                 raise
             # No key yet: as autoevals' own scorers, each case fails until one is configured.
 
@@ -138,7 +138,8 @@ def judge_client(client: Any = None) -> tuple[Any, Any]:
     configured = prepare_openai(client=client, is_async=True)
     raw = _unwrap(getattr(configured, "openai", configured))
     if configured is client or configured is _init_client():
-        return ("client", id(configured)), raw  # the same object for every case
+        # The same client object for every case; the face holds it, so its id stays its own.
+        return ("client", id(raw)), raw
     # Built anew from the environment at each call: one scorer per endpoint and key.
     secret = hashlib.sha256(str(getattr(raw, "api_key", "")).encode()).hexdigest()
     return ("environment", str(getattr(raw, "base_url", "")), secret), raw
@@ -161,7 +162,7 @@ def _unwrap(client: Any) -> Any:
     return client
 
 
-def _missing_key(exc: BaseException) -> bool:
+def _no_key(exc: BaseException) -> bool:
     """Is ``exc`` the openai SDK refusing to build a client (no API key in the environment)?"""
     try:
         import openai
