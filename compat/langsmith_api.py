@@ -61,10 +61,16 @@ class LangSmithAPI:
         return found
 
     def runs(self) -> dict[str, dict[str, Any]]:
-        """Every run (trace) the SDK sent in multipart uploads, by id: the created run's fields
-        with its later patches (outputs, end time) merged in."""
+        """Every run (trace) the SDK sent, by id: the created run's fields with its later patches
+        (outputs, end time) merged in. Multipart uploads (``/runs/multipart``), or the JSON
+        batches of older SDKs (``/runs/batch``: ``{"post": [...], "patch": [...]}``)."""
         found: dict[str, dict[str, Any]] = {}
         for method, path, body in self.bodies:
+            if method == "POST" and path.split("?")[0].rstrip("/") == "/runs/batch":
+                batch = json.loads(body or b"{}")
+                for run in [*batch.get("post", []), *batch.get("patch", [])]:
+                    found.setdefault(str(run["id"]), {}).update(run)
+                continue
             if method != "POST" or not path.startswith("/runs/multipart"):
                 continue
             for part in body.split(b"\r\n--"):

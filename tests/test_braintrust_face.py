@@ -79,6 +79,12 @@ def no_openai_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+def _has_default_model() -> bool:
+    import inspect
+
+    return "default_model" in inspect.signature(autoevals.init).parameters
+
+
 def _side_by_side(case: Any, scores: list[Any]) -> Any:
     """One Eval of ``case`` scored by ``scores`` (autoevals' own Factuality among them)."""
     result = braintrust.Eval(
@@ -101,10 +107,14 @@ def test_the_client_set_with_autoevals_init_judges_as_for_autoevals_scorers(
     c = case("news-rates-wrong-number")
     early = Summarization(name="Early")  # before init: no key anywhere yet
     client = openai.AsyncOpenAI(base_url=judge_server.url, api_key=KEY, max_retries=0)
-    autoevals.init(client=client, default_model=MODEL)
+    if _has_default_model():
+        autoevals.init(client=client, default_model=MODEL)
+    else:  # autoevals before init(default_model=...): its default model name goes to the server
+        autoevals.init(client=client)
     row = _side_by_side(c, [Summarization, early, Factuality])
     assert (row.metadata or {}).get("scorer_errors") is None, row.metadata
-    expected = SummarizationScorer(llm=client, model=MODEL).score(c.source, c.summary).score
+    model = Summarization().scorer.judge.model
+    expected = SummarizationScorer(llm=client, model=model).score(c.source, c.summary).score
     assert row.scores["Summarization"] == pytest.approx(expected)
     assert row.scores["Early"] == pytest.approx(expected)
     assert row.scores["Factuality"] is not None  # autoevals' scorer reached the same client
@@ -136,6 +146,8 @@ def test_without_a_client_the_braintrust_proxy_and_key_are_used_as_autoevals_doe
     judge = Summarization(model=MODEL).scorer.llm
     assert (str(judge.base_url), judge.api_key) == (str(upstream.base_url), upstream.api_key)
     assert judge.api_key == "bt-not-a-real-key"
+    if not str(upstream.base_url).startswith(judge_server.url):
+        return  # autoevals before BRAINTRUST_AI_GATEWAY_URL: its proxy is Braintrust's, online
     c = case("news-tesla-faithful")
     row = _side_by_side(c, [Summarization(model=MODEL), Factuality(model=MODEL)])
     assert (row.metadata or {}).get("scorer_errors") is None, row.metadata

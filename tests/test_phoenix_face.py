@@ -83,13 +83,15 @@ def test_a_failed_row_is_an_error_score_and_the_other_rows_are_scored() -> None:
 
 def test_phoenixs_own_llm_judges_beside_its_builtin_evaluators(judge_server: Any) -> None:
     """Phoenix's LLM object, the judge its built-in evaluators take, judges the face too: in one
-    evaluate_dataframe beside Phoenix's FaithfulnessEvaluator on the same LLM, every row
-    completes with the number the core gives for the same server and model."""
-    from phoenix.evals.metrics import FaithfulnessEvaluator
+    evaluate_dataframe beside Phoenix's FaithfulnessEvaluator (HallucinationEvaluator before
+    3.x) on the same LLM, every row completes with the number the core gives for the same
+    server and model."""
+    from phoenix.evals import metrics
 
     llm = LLM(provider="openai", model=MODEL, base_url=judge_server.url, api_key=KEY)
     summarization = SummarizationEvaluator(llm=llm)
-    faithfulness = FaithfulnessEvaluator(llm=llm)
+    builtin = getattr(metrics, "FaithfulnessEvaluator", None) or metrics.HallucinationEvaluator
+    theirs = builtin(llm=llm)
     df = pd.DataFrame(
         {
             "input": [c.source for c in CASES],
@@ -97,10 +99,8 @@ def test_phoenixs_own_llm_judges_beside_its_builtin_evaluators(judge_server: Any
             "context": [c.source for c in CASES],
         }
     )
-    out = evaluate_dataframe(
-        dataframe=df, evaluators=[summarization, faithfulness], hide_tqdm_bar=True
-    )
-    for name in ("summarization", "faithfulness"):
+    out = evaluate_dataframe(dataframe=df, evaluators=[summarization, theirs], hide_tqdm_bar=True)
+    for name in ("summarization", theirs.name):
         statuses = [d["status"] for d in out[f"{name}_execution_details"]]
         assert statuses == ["COMPLETED"] * 3, (name, out[f"{name}_execution_details"])
     core = SummarizationScorer(llm=async_client(judge_server), model=MODEL)

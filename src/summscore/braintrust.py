@@ -154,11 +154,16 @@ def _init_client() -> Any:
 
 
 def _unwrap(client: Any) -> Any:
-    """The openai client inside Braintrust's tracing wrapper (``wrap_openai``), if wrapped."""
+    """The openai client inside Braintrust's tracing wrapper (``wrap_openai``), if wrapped: its
+    ``_wrapped`` property, or the private attribute braintrust before 0.4 kept it in."""
     for _ in range(8):
-        if getattr(type(client), "_wrapped", None) is None:
+        if getattr(type(client), "_wrapped", None) is not None:
+            client = client._wrapped
+            continue
+        inner = getattr(client, "__dict__", {}).get("_NamedWrapper__wrapped")
+        if inner is None:
             break
-        client = client._wrapped
+        client = inner
     return client
 
 
