@@ -4,6 +4,7 @@ with promptfoo's echo provider, against the compat judge. Nothing leaves the mac
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -130,6 +131,67 @@ def test_the_webhook_route_keeps_the_servers_body_limit_and_deadline() -> None:
     stuck = {"output": "It never ends.", "context": {"vars": {"source": STUCK}}}
     answer = client.post("/v1/promptfoo", json=stuck)
     assert answer.status_code == 504 and answer.json()["error"]["type"] == "timeout"
+
+
+async def test_a_case_asked_again_while_judged_is_judged_once(tmp_path: Path) -> None:
+    """promptfoo's retries of a webhook that timed out: identical requests while the first is
+    being judged share its judgement (one case's judge calls, the same answer for all); once it
+    finished, a server with a reply cache answers the same case again with no judge call."""
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from summscore.serve import create_app
+    from tests.fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, ragas_script
+
+    judge = ScriptedJudge(ragas_script(), delay=0.2)
+    scorer = SummarizationScorer(llm=judge, preset="ragas", prompts="own", reply_cache=tmp_path)
+    body = {"output": FITNESS_SUMMARY, "context": {"vars": {"source": FITNESS_SOURCE}}}
+    transport = httpx.ASGITransport(app=create_app(scorer))
+    async with httpx.AsyncClient(transport=transport, base_url="http://summscore") as client:
+        answers = await asyncio.gather(*[client.post("/v1/promptfoo", json=body) for _ in "abcd"])
+        assert [a.status_code for a in answers] == [200] * 4
+        assert len(judge.requests) == 3  # keyphrases, questions, answers: one case
+        graded = [a.json() for a in answers]
+        assert graded[0]["pass"] is not None and graded == [graded[0]] * 4
+        again = await client.post("/v1/promptfoo", json=body)
+        assert again.json()["score"] == graded[0]["score"] and len(judge.requests) == 3
+        other = {**body, "output": FITNESS_SUMMARY + " It also rained."}
+        assert (await client.post("/v1/promptfoo", json=other)).status_code == 200
+        assert len(judge.requests) == 4  # another summary is judged (its answers only)
+
+
+async def test_a_shared_judgement_is_cancelled_only_when_no_request_waits() -> None:
+    """A request that leaves (its deadline) leaves a shared judgement to the others; when the
+    last one leaves, the judgement is cancelled and its judge slot is free."""
+    from summscore.serve.promptfoo import OnceEach
+
+    once, started, release = OnceEach(), asyncio.Event(), asyncio.Event()
+    cancelled: list[bool] = []
+
+    async def work() -> str:
+        started.set()
+        try:
+            await release.wait()
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+        return "judged"
+
+    first = asyncio.ensure_future(once.run("case", work))
+    await started.wait()
+    second = asyncio.ensure_future(once.run("case", work))
+    await asyncio.sleep(0)
+    first.cancel()
+    await asyncio.sleep(0)
+    assert not cancelled and once.running == 1
+    release.set()
+    assert await second == "judged" and once.running == 0
+    third = asyncio.ensure_future(once.run("other", work))
+    release.clear()
+    started.clear()
+    await asyncio.sleep(0)
+    third.cancel()
+    await asyncio.sleep(0.01)
+    assert cancelled == [True] and once.running == 0
 
 
 def _promptfoo() -> tuple[Path, Path]:

@@ -14,11 +14,19 @@ parameter, else the preset's own, else any score above 0. A case that cannot be 
 variable, an empty output, a judge failure) is a failed assertion whose reason is worded as the
 Python assertion words it; the request still goes through the server's queue, limits, deadline
 and token like ``/v1/score``.
+
+promptfoo retries a webhook that times out (5 s by default, 4 retries) while the server is still
+judging the first request: a request for a case already being judged waits for that judgement
+instead of starting another (:class:`OnceEach`), so a retry costs no judge call; a case asked
+again after it finished is answered from the server's reply cache when it has one (``--cache``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Query
@@ -30,7 +38,7 @@ from ..results import SummaryResult
 from .models import ScoreRequest
 from .runner import Runner
 
-__all__ = ["PromptfooGrade", "PromptfooRequest", "add_promptfoo_route"]
+__all__ = ["OnceEach", "PromptfooGrade", "PromptfooRequest", "add_promptfoo_route"]
 
 
 class PromptfooRequest(BaseModel):
@@ -55,6 +63,36 @@ class PromptfooGrade(BaseModel):
     metadata: dict[str, Any] | None = None
 
 
+class OnceEach:
+    """Identical work in flight done once: every caller of :meth:`run` with the same key while
+    the first is running waits for that run's answer. A caller that leaves (its deadline, its
+    client gone) leaves the run to the others; the run is cancelled when the last one leaves,
+    so its judge slot frees as for a single request."""
+
+    def __init__(self) -> None:
+        self._runs: dict[Any, tuple[asyncio.Task[Any], list[int]]] = {}
+
+    @property
+    def running(self) -> int:
+        return len(self._runs)
+
+    async def run(self, key: Any, work: Callable[[], Awaitable[Any]]) -> Any:
+        entry = self._runs.get(key)
+        if entry is None:
+            task: asyncio.Task[Any] = asyncio.ensure_future(work())
+            entry = (task, [0])
+            self._runs[key] = entry
+            task.add_done_callback(lambda _: self._runs.pop(key, None))
+        task, waiting = entry
+        waiting[0] += 1
+        try:
+            return await asyncio.shield(task)
+        finally:
+            waiting[0] -= 1
+            if waiting[0] == 0 and not task.done():
+                task.cancel()
+
+
 def add_promptfoo_route(
     app: FastAPI,
     runner: Runner,
@@ -63,6 +101,11 @@ def add_promptfoo_route(
 ) -> None:
     """Register ``POST /v1/promptfoo`` on ``app``, scoring through ``runner``; ``guard`` and
     ``responses`` are the service's token check and documented errors."""
+    once = OnceEach()
+
+    async def judge(case: ScoreRequest) -> dict[str, Any]:
+        with runner.admit(1):
+            return await runner.score(runner.scorer, case)
 
     @app.post(
         "/v1/promptfoo",
@@ -84,8 +127,8 @@ def add_promptfoo_route(
             case = ScoreRequest.model_validate({"source": source, "summary": summary})
         except (TypeError, ValueError) as exc:  # a ValidationError is a ValueError
             return JSONResponse(grading_result(runner.scorer.failed_result(exc), threshold))
-        with runner.admit(1):
-            data = await runner.within_deadline(runner.score(runner.scorer, case))
+        key = json.dumps([case.source, case.summary])  # promptfoo's retries: the same case
+        data = await runner.within_deadline(once.run(key, lambda: judge(case)))
         score = data["score"]
         result = SummaryResult.model_validate(
             {**data, "score": math.nan if score is None else score}
