@@ -7,6 +7,7 @@ names errors carry (promptfoo's two forms alike, TruLens's metric)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import math
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ for framework in (
 import uuid  # noqa: E402
 
 import autoevals  # noqa: E402
+import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from inspect_ai import Task, eval  # noqa: E402
 from inspect_ai.dataset import Sample  # noqa: E402
@@ -165,6 +167,36 @@ def test_one_shared_scorer_gives_one_number_behind_every_face(
     assert python["metadata"] == served["metadata"]
     with pytest.raises(Exception, match=r"^brevity: "):
         trulens_face.Summarization(scorer=scorer, name="brevity")(CASES[0].source, " ")
+
+
+def test_promptfoos_retries_of_a_case_being_judged_cost_no_judge_calls(
+    judge_server: JudgeServer,
+) -> None:
+    """promptfoo asks a webhook again when it times out while the server is still judging: three
+    identical requests at once ask the judge what one request asks, and get the same answer."""
+    c = CASES[0]
+    body = {"output": c.summary, "context": {"vars": {"source": c.source}}}
+
+    def judge_requests(posts: int) -> tuple[int, list[Any]]:
+        scorer = SummarizationScorer(llm=async_client(judge_server), model=MODEL)  # no caches
+        app = create_app(scorer)
+
+        async def post_at_once() -> list[Any]:
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://summscore"
+            ) as client:
+                replies = [client.post("/v1/promptfoo", json=body) for _ in range(posts)]
+                return [r.json() for r in await asyncio.gather(*replies)]
+
+        before = judge_server.stats.requests
+        answers = asyncio.run(post_at_once())
+        return judge_server.stats.requests - before, answers
+
+    once, [alone] = judge_requests(1)
+    retried, answers = judge_requests(3)
+    assert retried == once, (once, retried)
+    assert answers == [answers[0]] * 3 and answers[0]["score"] == alone["score"]
 
 
 def _langsmith_run(source: str, summary: str) -> Run:

@@ -428,3 +428,52 @@ def test_a_slow_judge_is_waited_for_with_the_pages_timeout(
     expected = shared.score(c.source, c.summary).score
     assert [g["score"] for g in graded] == pytest.approx([expected] * 2), graded
     assert took > 5  # the judge was slow indeed: the default would have timed out
+
+
+def test_promptfoos_webhook_retries_cost_no_judge_calls(
+    make_judge_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """promptfoo's own loop with a webhook timeout shorter than a case: promptfoo asks again while
+    the server is still judging, and again after it finished. The retries join the judgement in
+    flight or come from the server's reply cache (``--cache``): the judge is asked exactly what
+    one scoring of the case asks, and the assertion gets the case's number."""
+    pytest.importorskip("uvicorn")
+    from summscore.serve import create_app
+    from tests.test_serve_loopback import serving
+
+    _promptfoo()
+    slow = make_judge_server(latency=0.6)  # about 2.5 s a case, in 4 rounds
+    c = case("news-tesla-faithful")
+    alone = SummarizationScorer(llm=async_client(slow), model=MODEL, preset="deepeval")
+    expected = alone.score(c.source, c.summary).score
+    one_case = slow.stats.requests
+    served = SummarizationScorer(
+        llm=async_client(slow), model=MODEL, preset="deepeval", reply_cache=tmp_path / "cache"
+    )
+    monkeypatch.setenv("WEBHOOK_TIMEOUT", "1000")  # promptfoo gives up after 1 s and asks again
+    monkeypatch.setenv("PROMPTFOO_REQUEST_BACKOFF_MS", "0")  # soon (its backoff stays random)
+    app, posts = create_app(served), []
+
+    @app.middleware("http")
+    async def count(request: Any, call_next: Any) -> Any:
+        posts.append(request.url.path)
+        return await call_next(request)
+
+    with serving(app) as url:
+        suite = {
+            "prompts": ["{{summary}}"],
+            "providers": ["echo"],
+            "tests": [
+                {
+                    "vars": {"source": c.source, "summary": c.summary},
+                    "assert": [{"type": "webhook", "value": f"{url}/v1/promptfoo"}],
+                }
+            ],
+        }
+        run, rows = _promptfoo_eval(tmp_path, suite)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    [row] = rows
+    [graded] = row["gradingResult"]["componentResults"]
+    assert graded["score"] == pytest.approx(expected), graded
+    assert posts.count("/v1/promptfoo") >= 2, posts  # promptfoo did ask again
+    assert slow.stats.requests - one_case == one_case  # the retries asked the judge nothing

@@ -13,7 +13,8 @@
 # 127.0.0.1. Beside the numbers, each face in its framework's habits: Braintrust's client from
 # autoevals.init and its AI-proxy fallback, promptfoo with a source of several passages (and the
 # extension that stops a run that would split one), a judge slower than promptfoo's webhook
-# timeout and the JavaScript assertion's metadata, LangSmith feedback linked to its evaluator run,
+# timeout (and its retries of a case still being judged, judged once) and the JavaScript
+# assertion's metadata, LangSmith feedback linked to its evaluator run,
 # Phoenix's own LLM as the judge, TruLens errors named after their metric.
 # --fail-on-skip (compat/ci_log.py): a skipped test fails the step.
 # Runtime on the 2-core development VM: 4.3 min after the faces step (pip 42 s, npm ci 132 s, the
