@@ -60,6 +60,34 @@ class LangSmithAPI:
                     found.append(json.loads(payload.rstrip(b"\r\n-")))
         return found
 
+    def runs(self) -> dict[str, dict[str, Any]]:
+        """Every run (trace) the SDK sent, by id: the created run's fields with its later patches
+        (outputs, end time) merged in. Multipart uploads (``/runs/multipart``), or the JSON
+        batches of older SDKs (``/runs/batch``: ``{"post": [...], "patch": [...]}``)."""
+        found: dict[str, dict[str, Any]] = {}
+        for method, path, body in self.bodies:
+            if method == "POST" and path.split("?")[0].rstrip("/") == "/runs/batch":
+                batch = json.loads(body or b"{}")
+                for run in [*batch.get("post", []), *batch.get("patch", [])]:
+                    found.setdefault(str(run["id"]), {}).update(run)
+                continue
+            if method != "POST" or not path.startswith("/runs/multipart"):
+                continue
+            for part in body.split(b"\r\n--"):
+                head, _, payload = part.partition(b"\r\n\r\n")
+                name = head.partition(b'name="')[2].partition(b'"')[0].decode()
+                verb, _, rest = name.partition(".")
+                if verb not in ("post", "patch") or not rest:
+                    continue
+                run_id, _, field = rest.partition(".")
+                value = json.loads(payload.rstrip(b"\r\n-") or b"null")
+                run = found.setdefault(run_id, {"id": run_id})
+                if field:
+                    run[field] = value
+                elif isinstance(value, dict):
+                    run.update(value)
+        return found
+
     def _answer(self, method: str, path: str, body: bytes) -> tuple[int, Any]:
         route = path.split("?")[0].rstrip("/")
         kind, _, key = route.lstrip("/").partition("/")

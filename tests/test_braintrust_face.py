@@ -3,14 +3,17 @@ compat judge. Eval runs in its local mode (no_send_logs=True): no Braintrust acc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import openai
 import pytest
 
 autoevals = pytest.importorskip("autoevals")
 braintrust = pytest.importorskip("braintrust")
 
-from compat.clients import MODEL, async_client  # noqa: E402
+from autoevals.llm import Factuality  # noqa: E402
+from compat.clients import KEY, MODEL, async_client  # noqa: E402
 from compat.corpus import case  # noqa: E402
 
 from summscore import SummarizationScorer  # noqa: E402
@@ -59,6 +62,107 @@ def test_the_class_in_scores_uses_the_openai_judge_of_the_environment(openai_env
         llm=async_client(openai_env), model=Summarization().scorer.judge.model
     )
     assert row.scores["Summarization"] == pytest.approx(reference.score(c.source, c.summary).score)
+
+
+@pytest.fixture(autouse=True)
+def no_autoevals_client() -> Iterator[None]:
+    """No client set with autoevals.init before or after a test (it is process-wide)."""
+    autoevals.init()
+    yield
+    autoevals.init()
+
+
+@pytest.fixture
+def no_openai_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A usual Braintrust setup: no OPENAI_* variables."""
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "BRAINTRUST_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _has_default_model() -> bool:
+    import inspect
+
+    return "default_model" in inspect.signature(autoevals.init).parameters
+
+
+def _side_by_side(case: Any, scores: list[Any]) -> Any:
+    """One Eval of ``case`` scored by ``scores`` (autoevals' own Factuality among them)."""
+    result = braintrust.Eval(
+        "summscore-faces",
+        data=[braintrust.EvalCase(input=case.source, expected=case.summary)],
+        task=lambda input: case.summary,
+        scores=scores,
+        no_send_logs=True,
+    )
+    [row] = result.results
+    return row
+
+
+def test_the_client_set_with_autoevals_init_judges_as_for_autoevals_scorers(
+    judge_server: Any, no_openai_env: None
+) -> None:
+    """No OPENAI_API_KEY, the client set with autoevals.init (Braintrust's usual setup): the face
+    scores with that client and autoevals' default model, beside autoevals' Factuality in one
+    Eval; also when init comes after the face was built."""
+    c = case("news-rates-wrong-number")
+    early = Summarization(name="Early")  # before init: no key anywhere yet
+    client = openai.AsyncOpenAI(base_url=judge_server.url, api_key=KEY, max_retries=0)
+    if _has_default_model():
+        autoevals.init(client=client, default_model=MODEL)
+    else:  # autoevals before init(default_model=...): its default model name goes to the server
+        autoevals.init(client=client)
+    row = _side_by_side(c, [Summarization, early, Factuality])
+    assert (row.metadata or {}).get("scorer_errors") is None, row.metadata
+    model = Summarization().scorer.judge.model
+    expected = SummarizationScorer(llm=client, model=model).score(c.source, c.summary).score
+    assert row.scores["Summarization"] == pytest.approx(expected)
+    assert row.scores["Early"] == pytest.approx(expected)
+    assert row.scores["Factuality"] is not None  # autoevals' scorer reached the same client
+    assert Summarization().scorer.llm is client
+
+
+def test_a_sync_client_set_with_autoevals_init_judges_too(
+    judge_server: Any, no_openai_env: None
+) -> None:
+    """The issue's setup, a synchronous openai.OpenAI given to autoevals.init."""
+    c = case("science-crispr-omits")
+    client = openai.OpenAI(base_url=judge_server.url, api_key=KEY, max_retries=0)
+    autoevals.init(client=client)
+    metric = Summarization(model=MODEL)
+    expected = SummarizationScorer(llm=client, model=MODEL).score(c.source, c.summary).score
+    assert metric(output=c.summary, input=c.source).score == pytest.approx(expected)
+
+
+def test_without_a_client_the_braintrust_proxy_and_key_are_used_as_autoevals_does(
+    judge_server: Any, no_openai_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No OPENAI_* variables and no init: autoevals' scorers go to Braintrust's AI proxy with
+    BRAINTRUST_API_KEY, and so does the face (the proxy here is the judge server)."""
+    from autoevals.oai import prepare_openai
+
+    monkeypatch.setenv("BRAINTRUST_API_KEY", "bt-not-a-real-key")
+    monkeypatch.setenv("BRAINTRUST_AI_GATEWAY_URL", judge_server.url)
+    upstream = prepare_openai(is_async=True).openai
+    judge = Summarization(model=MODEL).scorer.llm
+    assert (str(judge.base_url), judge.api_key) == (str(upstream.base_url), upstream.api_key)
+    assert judge.api_key == "bt-not-a-real-key"
+    if not str(upstream.base_url).startswith(judge_server.url):
+        return  # autoevals before BRAINTRUST_AI_GATEWAY_URL: its proxy is Braintrust's, online
+    c = case("news-tesla-faithful")
+    row = _side_by_side(c, [Summarization(model=MODEL), Factuality(model=MODEL)])
+    assert (row.metadata or {}).get("scorer_errors") is None, row.metadata
+    reference = SummarizationScorer(llm=async_client(judge_server), model=MODEL)
+    assert row.scores["Summarization"] == pytest.approx(reference.score(c.source, c.summary).score)
+
+
+def test_with_no_key_at_all_each_case_fails_as_autoevals_scorers_do(no_openai_env: None) -> None:
+    """Nothing configured: building the scorer works and each case records the missing key
+    under scorer_errors, as for autoevals' own Factuality; the run goes on."""
+    c = case("news-tesla-faithful")
+    row = _side_by_side(c, [Summarization, Factuality])
+    errors = (row.metadata or {}).get("scorer_errors") or {}
+    assert set(errors) == {"Summarization", "Factuality"}
+    assert all("OpenAIError" in trace for trace in errors.values()), errors
 
 
 def test_a_call_returns_autoevals_score_with_the_reason() -> None:

@@ -156,7 +156,9 @@ def test_policy_limits_are_validated() -> None:
 
 def test_scorer_options_set_the_limits() -> None:
     judge = ScriptedJudge(ragas_script() | {"keyphrases": TransientJudgeError("busy")})
-    s = SummarizationScorer(llm=judge, prompts="own", max_retries=1, backoff=0, max_backoff=0)
+    s = SummarizationScorer(
+        llm=judge, preset="ragas", prompts="own", max_retries=1, backoff=0, max_backoff=0
+    )
     with pytest.raises(TransientJudgeError):
         s.score("source", "summary")
     assert len(judge.calls("keyphrases")) == 2
@@ -164,7 +166,7 @@ def test_scorer_options_set_the_limits() -> None:
 
 def test_a_judge_error_in_score_many_becomes_that_rows_error() -> None:
     judge = ScriptedJudge(ragas_script() | {"answers": "not json"})
-    s = SummarizationScorer(llm=judge, prompts="own")
+    s = SummarizationScorer(llm=judge, preset="ragas", prompts="own")
     [result] = s.score_many([("source", "summary")], progress=False)
     assert result.error and "JudgeOutputError" in result.error
 

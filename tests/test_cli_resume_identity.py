@@ -229,9 +229,11 @@ def test_stopped_runs_rows_are_kept_and_found_again_after_the_input_moved(tmp_pa
 def test_the_fingerprint_is_of_the_text_as_scored_and_of_the_settings() -> None:
     from summscore.judges import LexicalJudge
 
-    ragas = run_settings(SummarizationScorer(LexicalJudge()))
+    ragas = run_settings(SummarizationScorer(LexicalJudge(), preset="ragas"))
     deepeval = run_settings(SummarizationScorer(LexicalJudge(), preset="deepeval"))
-    assert ragas == run_settings(SummarizationScorer(LexicalJudge(), max_concurrency=3))
+    assert ragas == run_settings(
+        SummarizationScorer(LexicalJudge(), preset="ragas", max_concurrency=3)
+    )
     assert ragas != deepeval
     joined = fingerprint(ragas, "One.\nTwo.", "One.", None)
     assert joined == fingerprint(ragas, ["One.", "Two."], "One.", [])  # contexts joined with \n
@@ -312,8 +314,8 @@ def test_an_option_given_as_an_integer_is_the_same_setting_as_its_default() -> N
     assert default == run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=1))
     assert default == run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=1.0))
     assert default != run_settings(SummarizationScorer(LexicalJudge(), preset="mastra", scale=2))
-    ragas = run_settings(SummarizationScorer(LexicalJudge(), coeff=1))
-    assert ragas == run_settings(SummarizationScorer(LexicalJudge(), coeff=1.0))
+    ragas = run_settings(SummarizationScorer(LexicalJudge(), preset="ragas", coeff=1))
+    assert ragas == run_settings(SummarizationScorer(LexicalJudge(), preset="ragas", coeff=1.0))
 
 
 def test_a_judge_name_holding_undecodable_bytes_still_gives_settings() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -46,3 +47,17 @@ def test_the_promptfoo_assertion_needs_no_framework_and_prints_its_file_referenc
         [sys.executable, "-m", "summscore.promptfoo"], capture_output=True, text=True, check=True
     )
     assert shown.stdout.startswith("file://") and shown.stdout.strip().endswith("promptfoo.py")
+
+
+def test_the_javascript_assertion_ships_in_the_package_and_its_reference_is_printed() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "summscore.promptfoo", "--webhook"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert shown.startswith("file://") and shown.endswith("promptfoo_webhook.cjs")
+    path = Path(shown.removeprefix("file://"))
+    assert path.is_file() and "module.exports" in path.read_text()
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert "adapters/promptfoo_webhook.cjs" in pyproject  # package data: wheels carry it

@@ -147,7 +147,12 @@ def test_rate_limits_and_server_errors_are_retried_through_the_scorer() -> None:
         httpx.Response(200, json=completion('{"answers": ["1"]}')),
     )
     s = SummarizationScorer(
-        llm=client(server), model="judge-model", prompts="own", backoff=0, max_backoff=0
+        llm=client(server),
+        model="judge-model",
+        preset="ragas",
+        prompts="own",
+        backoff=0,
+        max_backoff=0,
     )
     result = s.score(FITNESS_SOURCE, FITNESS_SUMMARY, assessment_questions=["Q?"])
     assert result.score == pytest.approx(0.5 + 0.5 * result.conciseness_score)
@@ -161,7 +166,7 @@ def test_bad_credentials_fail_fast_and_the_key_never_appears() -> None:
             401, json={"error": {"message": f"Incorrect API key provided: {API_KEY}"}}
         )
     )
-    s = SummarizationScorer(llm=client(server), model="judge-model", prompts="own")
+    s = SummarizationScorer(llm=client(server), model="judge-model", preset="ragas", prompts="own")
     with pytest.raises(JudgeError) as info:
         s.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert API_KEY not in str(info.value)
@@ -196,6 +201,7 @@ def test_usage_and_cost_are_accounted() -> None:
     s = SummarizationScorer(
         llm=client(Server(reply)),
         model="judge-model",
+        preset="ragas",
         prompts="own",
         cost_per_input_token=1e-6,
         cost_per_output_token=2e-6,

@@ -37,7 +37,7 @@ async def test_an_async_callable_is_a_judge() -> None:
         seen.append(schema)
         return schema.model_validate(_reply_for(prompt))
 
-    scorer = SummarizationScorer(llm=judge, prompts="own")
+    scorer = SummarizationScorer(llm=judge, preset="ragas", prompts="own")
     result = await scorer.ascore(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert result.score == EXPECTED
     assert result.judge == "function:judge"
@@ -48,7 +48,9 @@ def test_a_sync_callable_returning_json_text_is_a_judge() -> None:
     def judge(prompt: str, schema: type[BaseModel]) -> str:
         return "Sure! ```json\n" + json.dumps(_reply_for(prompt)) + "\n```"
 
-    result = SummarizationScorer(llm=judge, prompts="own").score(FITNESS_SOURCE, FITNESS_SUMMARY)
+    result = SummarizationScorer(llm=judge, preset="ragas", prompts="own").score(
+        FITNESS_SOURCE, FITNESS_SUMMARY
+    )
     assert result.score == EXPECTED
 
 
@@ -59,7 +61,9 @@ def test_a_callable_that_raises_is_classified() -> None:
     async def judge(prompt: str, schema: type[BaseModel]) -> BaseModel:
         raise RateLimited("slow down")
 
-    scorer = SummarizationScorer(llm=FunctionJudge(judge, name="x"), max_retries=1, backoff=0)
+    scorer = SummarizationScorer(
+        llm=FunctionJudge(judge, name="x"), preset="ragas", max_retries=1, backoff=0
+    )
     with pytest.raises(TransientJudgeError, match="slow down"):
         scorer.score("text", "summary")
     assert scorer.usage.retries == 1
@@ -81,7 +85,7 @@ def test_a_langchain_chat_model_is_a_judge_and_reports_tokens() -> None:
         for task in ("keyphrases", "questions", "answers")
     ]
     model = GenericFakeChatModel(messages=iter(replies))
-    scorer = SummarizationScorer(llm=model, prompts="own")
+    scorer = SummarizationScorer(llm=model, preset="ragas", prompts="own")
     result = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert result.score == EXPECTED
     assert result.judge == "langchain:GenericFakeChatModel"
@@ -97,7 +101,9 @@ def test_a_langchain_model_answering_in_content_blocks_is_read() -> None:
         AIMessage(content=[{"type": "text", "text": json.dumps(RAGAS_REPLIES[t])}])
         for t in ("keyphrases", "questions", "answers")
     ]
-    scorer = SummarizationScorer(llm=FakeMessagesListChatModel(responses=blocks), prompts="own")
+    scorer = SummarizationScorer(
+        llm=FakeMessagesListChatModel(responses=blocks), preset="ragas", prompts="own"
+    )
     assert scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY).score == EXPECTED
 
 

@@ -91,6 +91,74 @@ async def test_every_example_is_scored_inside_langsmith_aevaluate(judge_server: 
     assert _scores(rows, "summary_quality") == pytest.approx(expected)
 
 
+def _length(outputs: dict[str, Any]) -> dict[str, Any]:
+    """A plain function evaluator, run beside the face in the same evaluate() loop."""
+    return {"key": "length", "score": len(outputs["summary"])}
+
+
+@pytest.mark.parametrize("form", ["evaluate", "aevaluate"])
+async def test_the_feedback_names_its_evaluator_run_as_a_function_evaluators_does(
+    form: str,
+) -> None:
+    """Uploads off: each result carries its evaluator run id (source_run_id), the face's as a
+    plain function evaluator's, one id per evaluator and example."""
+    evaluators = [Summarization(llm=LexicalJudge(), source_key="article"), _length]
+    if form == "evaluate":
+        run = evaluate(
+            _summarize,
+            data=_examples(),
+            evaluators=evaluators,
+            upload_results=False,
+            client=OFFLINE,
+        )
+        rows = list(run)
+    else:
+
+        async def summarize(inputs: dict[str, Any]) -> dict[str, Any]:
+            return _summarize(inputs)
+
+        arun = await aevaluate(
+            summarize, data=_examples(), evaluators=evaluators, upload_results=False, client=OFFLINE
+        )
+        rows = [row async for row in arun]
+    ids = []
+    for row in rows:
+        found = {r.key: r.source_run_id for r in row["evaluation_results"]["results"]}
+        assert found["length"] is not None  # LangSmith's own behaviour, for reference
+        assert isinstance(found["summarization"], uuid.UUID)
+        ids += found.values()
+    assert len(set(ids)) == 2 * len(CASES)
+
+
+def test_with_uploads_the_feedback_is_linked_to_the_evaluators_traced_run() -> None:
+    """Uploads on, against a local stand-in for LangSmith's API: the face's feedback points at a
+    traced run of the evaluator (its source run), which names the run it judged, as a plain
+    function evaluator's feedback does; so the score can be audited from the UI."""
+    with LangSmithAPI() as api:
+        client = Client(api_key="not-a-real-key", api_url=api.url)
+        results = evaluate(
+            _summarize,
+            data=_examples()[:1],
+            evaluators=[Summarization(llm=LexicalJudge(), source_key="article"), _length],
+            upload_results=True,
+            client=client,
+        )
+        [row] = list(results)
+        client.flush()
+        feedback = {f["key"]: f for f in api.feedback()}
+        runs = api.runs()
+    target = str(row["run"].id)
+    for key, name in (("summarization", "summarization"), ("length", "_length")):
+        source = feedback[key]["feedback_source"]["metadata"]["__run"]["run_id"]
+        assert source in runs, (key, sorted(runs))
+        traced = runs[source]
+        assert traced["name"] == name
+        assert traced["extra"]["metadata"]["target_run_id"] == target
+    # The evaluator's trace shows the score it gave (the feedback is rounded to 4 places).
+    traced = runs[feedback["summarization"]["feedback_source"]["metadata"]["__run"]["run_id"]]
+    assert traced["outputs"]["score"] == pytest.approx(feedback["summarization"]["score"], abs=5e-5)
+
+
 def test_a_direct_call_returns_langsmiths_evaluation_result() -> None:
     evaluator = Summarization(llm=LexicalJudge(), preset="deepeval", source_key="article")
     c = case("science-crispr-omits")

@@ -128,7 +128,7 @@ PUBLIC_API = {
     "inspect.py": ["summarization"],
     "opik.py": ["Summarization"],
     "langsmith.py": ["Summarization"],
-    "promptfoo.py": ["get_assert", "score_output"],
+    "promptfoo.py": ["extension_hook", "get_assert", "score_output"],
     "braintrust.py": ["Summarization"],
     "phoenix.py": ["SummarizationEvaluator"],
     "trulens.py": ["Summarization"],

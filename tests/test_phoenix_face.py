@@ -3,7 +3,11 @@ async_evaluate_dataframe(), against the compat judge (no Phoenix server: scoring
 
 from __future__ import annotations
 
+import ast
 import math
+import re
+import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +15,10 @@ import pytest
 pytest.importorskip("phoenix.evals")
 pd = pytest.importorskip("pandas")
 
-from compat.clients import MODEL, async_client  # noqa: E402
+from compat.clients import KEY, MODEL, async_client  # noqa: E402
 from compat.corpus import case  # noqa: E402
 from phoenix.evals import (  # noqa: E402
+    LLM,
     Score,
     async_evaluate_dataframe,
     bind_evaluator,
@@ -45,9 +50,13 @@ def test_every_row_is_scored_inside_phoenix_dataframe_evaluation(judge_server: A
 
 async def test_bound_columns_and_the_async_dataframe_evaluation() -> None:
     evaluator = SummarizationEvaluator(llm=LexicalJudge())
-    bound = bind_evaluator(evaluator, {"input": "article", "output": "summary"})
     df = pd.DataFrame({"article": [c.source for c in CASES], "summary": [c.summary for c in CASES]})
-    out = await async_evaluate_dataframe(dataframe=df, evaluators=[bound], hide_tqdm_bar=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # the keyword form warns of nothing
+        bound = bind_evaluator(
+            evaluator=evaluator, input_mapping={"input": "article", "output": "summary"}
+        )
+        out = await async_evaluate_dataframe(dataframe=df, evaluators=[bound], hide_tqdm_bar=True)
     got = [d["score"] for d in out["summarization_score"]]
     assert got == pytest.approx([evaluator.scorer.score(c.source, c.summary).score for c in CASES])
 
@@ -70,3 +79,55 @@ def test_a_failed_row_is_an_error_score_and_the_other_rows_are_scored() -> None:
     assert bad.get("score") is None and bad["label"] == "error"
     assert "output" in bad["explanation"]
     assert not math.isnan(good["score"])
+
+
+def test_phoenixs_own_llm_judges_beside_its_builtin_evaluators(judge_server: Any) -> None:
+    """Phoenix's LLM object, the judge its built-in evaluators take, judges the face too: in one
+    evaluate_dataframe beside Phoenix's FaithfulnessEvaluator (HallucinationEvaluator before
+    3.x) on the same LLM, every row completes with the number the core gives for the same
+    server and model."""
+    from phoenix.evals import metrics
+
+    llm = LLM(provider="openai", model=MODEL, base_url=judge_server.url, api_key=KEY)
+    summarization = SummarizationEvaluator(llm=llm)
+    builtin = getattr(metrics, "FaithfulnessEvaluator", None) or metrics.HallucinationEvaluator
+    theirs = builtin(llm=llm)
+    df = pd.DataFrame(
+        {
+            "input": [c.source for c in CASES],
+            "output": [c.summary for c in CASES],
+            "context": [c.source for c in CASES],
+        }
+    )
+    out = evaluate_dataframe(dataframe=df, evaluators=[summarization, theirs], hide_tqdm_bar=True)
+    for name in ("summarization", theirs.name):
+        statuses = [d["status"] for d in out[f"{name}_execution_details"]]
+        assert statuses == ["COMPLETED"] * 3, (name, out[f"{name}_execution_details"])
+    core = SummarizationScorer(llm=async_client(judge_server), model=MODEL)
+    got = [d["score"] for d in out["summarization_score"]]
+    assert got == pytest.approx([core.score(c.source, c.summary).score for c in CASES])
+    assert summarization.scorer.judge.name.startswith(f"phoenix:openai:{MODEL}@127.0.0.1:")
+
+
+def test_a_scorer_built_on_the_llm_is_shared_with_the_evaluator(judge_server: Any) -> None:
+    llm = LLM(provider="openai", model=MODEL, base_url=judge_server.url, api_key=KEY)
+    shared = SummarizationEvaluator(llm=llm).scorer
+    assert SummarizationEvaluator(llm=llm, scorer=shared).scorer is shared
+
+
+def test_the_page_binds_columns_with_keywords() -> None:
+    """arize-phoenix-evals 3.9 deprecates positional bind_evaluator arguments."""
+    page = (Path(__file__).parent.parent / "docs" / "frameworks" / "phoenix.md").read_text()
+    calls = [
+        node
+        for block in re.findall(r"```python\n(.*?)```", page, re.S)
+        for node in ast.walk(ast.parse(_dedent(block)))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "bind_evaluator"
+    ]
+    assert calls and all(not call.args for call in calls)
+
+
+def _dedent(block: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(block)

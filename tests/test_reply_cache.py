@@ -19,12 +19,16 @@ from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, ScriptedJudge, ragas_script
 
 def test_a_rerun_with_the_same_cache_asks_the_judge_nothing(tmp_path: Path) -> None:
     first_judge = ScriptedJudge(ragas_script(8, 7))
-    first = SummarizationScorer(llm=first_judge, prompts="own", reply_cache=tmp_path)
+    first = SummarizationScorer(
+        llm=first_judge, prompts="own", reply_cache=tmp_path, preset="ragas"
+    )
     before = first.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert len(first_judge.requests) == 3 and before.usage.cached_calls == 0
 
     second_judge = ScriptedJudge(ragas_script(8, 7))
-    second = SummarizationScorer(llm=second_judge, prompts="own", reply_cache=tmp_path)
+    second = SummarizationScorer(
+        llm=second_judge, prompts="own", reply_cache=tmp_path, preset="ragas"
+    )
     after = second.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert second_judge.requests == []
     assert after.score == before.score == 0.6423387096775146
@@ -34,11 +38,17 @@ def test_a_rerun_with_the_same_cache_asks_the_judge_nothing(tmp_path: Path) -> N
 
 def test_another_judge_or_another_prompt_is_another_entry(tmp_path: Path) -> None:
     a = ScriptedJudge(ragas_script(), name="judge-a")
-    SummarizationScorer(llm=a, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "one")
+    SummarizationScorer(llm=a, prompts="own", reply_cache=tmp_path, preset="ragas").score(
+        FITNESS_SOURCE, "one"
+    )
     b = ScriptedJudge(ragas_script(), name="judge-b")
-    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "one")
+    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path, preset="ragas").score(
+        FITNESS_SOURCE, "one"
+    )
     assert len(b.requests) == 3  # another model: nothing reused
-    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path).score(FITNESS_SOURCE, "two")
+    SummarizationScorer(llm=b, prompts="own", reply_cache=tmp_path, preset="ragas").score(
+        FITNESS_SOURCE, "two"
+    )
     assert len(b.requests) == 4  # same source, new summary: only its answers are asked
 
 
@@ -57,7 +67,7 @@ def test_the_cache_holds_no_credentials(tmp_path: Path, judge_server: JudgeServe
 
 def test_a_cache_damaged_while_in_use_is_reported_and_bypassed(tmp_path: Path) -> None:
     judge = ScriptedJudge(ragas_script())
-    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path, preset="ragas")
     # Another process damages the file this scorer holds open: its table is gone.
     with sqlite3.connect(tmp_path / "replies.sqlite") as db:
         db.execute("DROP TABLE replies")
@@ -72,11 +82,11 @@ def test_a_cache_damaged_while_in_use_is_reported_and_bypassed(tmp_path: Path) -
 
 def test_bad_cache_options_are_named(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="reply_cache"):
-        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=42)
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=42, preset="ragas")
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(ValueError, match="reply_cache: cannot use"):
-        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=blocker)
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=blocker, preset="ragas")
 
 
 def test_the_cli_cache_option(
@@ -122,14 +132,14 @@ def test_the_cli_cache_option(
 )
 def test_a_damaged_entry_is_asked_again_and_replaced(tmp_path: Path, stored: str) -> None:
     first = SummarizationScorer(
-        llm=ScriptedJudge(ragas_script(8, 7)), prompts="own", reply_cache=tmp_path
+        llm=ScriptedJudge(ragas_script(8, 7)), prompts="own", reply_cache=tmp_path, preset="ragas"
     )
     expected = first.score(FITNESS_SOURCE, FITNESS_SUMMARY).score
     with sqlite3.connect(tmp_path / "replies.sqlite") as db:
         db.execute("UPDATE replies SET reply = ?", (stored,))
 
     judge = ScriptedJudge(ragas_script(8, 7))
-    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    scorer = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path, preset="ragas")
     with pytest.warns(RuntimeWarning, match="damaged entry") as caught:
         result = scorer.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert result.ok and result.score == expected
@@ -138,7 +148,9 @@ def test_a_damaged_entry_is_asked_again_and_replaced(tmp_path: Path, stored: str
     assert len(judge.requests) == 3 and result.usage.cached_calls == 0
     assert len([w for w in caught if "damaged entry" in str(w.message)]) == 1
 
-    third = SummarizationScorer(llm=ScriptedJudge({}), prompts="own", reply_cache=tmp_path)
+    third = SummarizationScorer(
+        llm=ScriptedJudge({}), prompts="own", reply_cache=tmp_path, preset="ragas"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         again = third.score(FITNESS_SOURCE, FITNESS_SUMMARY)
@@ -152,7 +164,7 @@ def test_a_file_that_is_not_a_cache_is_named_and_left_as_it_is(tmp_path: Path) -
     with pytest.raises(
         ValueError, match=r"reply_cache: cannot use .*replies\.sqlite.*move it away"
     ):
-        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=tmp_path)
+        SummarizationScorer(llm=ScriptedJudge({}), reply_cache=tmp_path, preset="ragas")
     assert not_a_cache.read_bytes() == content
 
 
@@ -167,12 +179,14 @@ def test_a_cut_off_reply_kept_on_the_last_attempt_is_reused_as_it_was_kept(
 ) -> None:
     script = ragas_script(8, 7)
     script["answers"] = '{"answers": ["1", "1", "1", "1", "1", "1", "1", "0"'
-    first = SummarizationScorer(llm=_StructuredCutOff(script), prompts="own", reply_cache=tmp_path)
+    first = SummarizationScorer(
+        llm=_StructuredCutOff(script), prompts="own", reply_cache=tmp_path, preset="ragas"
+    )
     kept = first.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert any("cut off" in w for w in kept.warnings)
 
     judge = _StructuredCutOff({})
-    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path, preset="ragas")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # not reported as a damaged entry
         result = again.score(FITNESS_SOURCE, FITNESS_SUMMARY)

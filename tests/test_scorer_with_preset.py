@@ -14,7 +14,9 @@ from .fakes import FITNESS_SOURCE, FITNESS_SUMMARY, CountingJudge, ScriptedJudge
 
 
 def test_another_option_changes_the_rule_and_leaves_the_scorer_as_it_was() -> None:
-    base = SummarizationScorer(ScriptedJudge(ragas_script(8, 7)), prompts="own", coeff=0.5)
+    base = SummarizationScorer(
+        ScriptedJudge(ragas_script(8, 7)), prompts="own", coeff=0.5, preset="ragas"
+    )
     variant = base.with_preset(coeff=0.0)
     assert variant.options == {"coeff": 0.0, "length_penalty": True}
     assert base.options == {"coeff": 0.5, "length_penalty": True}
@@ -54,7 +56,7 @@ def test_with_options_keeps_the_preset_and_changes_only_the_options_given() -> N
 
 async def test_the_variant_shares_the_request_limit_the_caches_and_the_spend() -> None:
     judge = CountingJudge(ragas_script())
-    base = SummarizationScorer(judge, prompts="own", max_concurrency=2)
+    base = SummarizationScorer(judge, prompts="own", max_concurrency=2, preset="ragas")
     variant = base.with_preset(coeff=0.2)
     assert variant.max_concurrency == 2
     cases = [(f"source {i}", f"summary {i}") for i in range(6)]
@@ -88,7 +90,7 @@ def test_a_custom_prompt_set_does_not_carry_over_to_another_preset() -> None:
     from summscore.prompts import load_prompt_set
 
     base = SummarizationScorer(
-        ScriptedJudge(ragas_script()), prompts=load_prompt_set("ragas", "own")
+        ScriptedJudge(ragas_script()), prompts=load_prompt_set("ragas", "own"), preset="ragas"
     )
     assert base.with_preset(coeff=0.1).prompts is base.prompts
     with pytest.raises(TypeError, match=r"prompts: .*ragas"):
@@ -108,8 +110,13 @@ def test_prompts_is_the_prompt_set_in_use() -> None:
     from summscore.prompts import load_prompt_set
 
     own = load_prompt_set("ragas", "own")
-    assert SummarizationScorer(ScriptedJudge(ragas_script()), prompts=own).prompts is own
-    chosen = SummarizationScorer(ScriptedJudge(ragas_script()), prompts="own").prompts
+    assert (
+        SummarizationScorer(ScriptedJudge(ragas_script()), prompts=own, preset="ragas").prompts
+        is own
+    )
+    chosen = SummarizationScorer(
+        ScriptedJudge(ragas_script()), prompts="own", preset="ragas"
+    ).prompts
     assert chosen.name == own.name
     lexical = SummarizationScorer(LexicalJudge(), preset="mastra")
     assert lexical.prompt_set == "none" and lexical.prompts.name == "summscore-v1"

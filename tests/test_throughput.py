@@ -273,12 +273,12 @@ def test_a_reply_that_failed_is_not_cached_and_a_rerun_asks_again(tmp_path: Path
     broken = ragas_script()
     broken["answers"] = Seq(["not json at all", "still not json"])
     first = SummarizationScorer(
-        llm=ScriptedJudge(broken), prompts="own", reply_cache=tmp_path
+        llm=ScriptedJudge(broken), prompts="own", reply_cache=tmp_path, preset="ragas"
     ).score_many([(FITNESS_SOURCE, FITNESS_SUMMARY)], progress=False)
     assert not first[0].ok
 
     judge = ScriptedJudge(ragas_script())
-    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path)
+    again = SummarizationScorer(llm=judge, prompts="own", reply_cache=tmp_path, preset="ragas")
     second = again.score(FITNESS_SOURCE, FITNESS_SUMMARY)
     assert second.ok
     assert [r.task for r in judge.requests] == ["answers"]  # the used replies came from the cache
@@ -289,7 +289,9 @@ def test_the_cache_key_ignores_the_servers_port_but_not_the_temperature(tmp_path
 
     def run(server: JudgeServer, **options: Any) -> None:
         client = openai.AsyncOpenAI(base_url=server.url, api_key="x")
-        s = SummarizationScorer(client, model="gpt-4o-mini", reply_cache=tmp_path, **options)
+        s = SummarizationScorer(
+            client, model="gpt-4o-mini", preset="ragas", reply_cache=tmp_path, **options
+        )
         assert s.score(c.source, c.summary).ok
 
     with JudgeServer() as first:
@@ -305,7 +307,7 @@ def test_the_cache_key_ignores_the_servers_port_but_not_the_temperature(tmp_path
 def test_repeated_authentication_failures_stop_the_calls() -> None:
     denied = JudgeError("AuthenticationError (HTTP 401): the judge rejected the credentials")
     judge = ScriptedJudge({task: denied for task in ("keyphrases", "questions", "answers")})
-    s = SummarizationScorer(llm=judge, prompts="own", max_concurrency=1)
+    s = SummarizationScorer(llm=judge, prompts="own", max_concurrency=1, preset="ragas")
     results = s.score_many([(f"source {i}", "summary") for i in range(10)], progress=False)
     assert len(judge.requests) == AUTH_FAILURES_TO_STOP
     assert all(not r.ok and "HTTP 401" in (r.error or "") for r in results)
@@ -328,7 +330,9 @@ async def test_a_lost_answer_is_asked_again_long_before_the_timeout(
                 await asyncio.sleep(3600)
             return await super().complete(request)
 
-    s = SummarizationScorer(llm=LosesOne(ragas_script()), prompts="own", timeout=3600)
+    s = SummarizationScorer(
+        llm=LosesOne(ragas_script()), prompts="own", timeout=3600, preset="ragas"
+    )
     results = await asyncio.wait_for(
         s.ascore_many([(f"source {i}", "summary") for i in range(20)], progress=False), 60
     )

@@ -75,3 +75,39 @@ def test_the_function_returns_trulens_score_and_metadata_with_the_reason() -> No
 def test_a_case_that_cannot_be_scored_raises_naming_the_field() -> None:
     with pytest.raises(Exception, match="summary"):
         Summarization(llm=LexicalJudge())("a source text", "  ")
+
+
+def test_a_metrics_error_names_the_metric_inside_the_recorder(session: Any) -> None:
+    """Two summscore metrics on one app, named by the user: an output that cannot be scored is
+    each metric's error in TruLens's store, under the metric's own name (not "summarization")."""
+    metrics = [
+        Summarization(llm=LexicalJudge()).metric(name="faithfulness_check"),
+        Summarization(llm=LexicalJudge(), preset="ragas", name="brevity_check").metric(),
+    ]
+    app = TruBasicApp(
+        lambda text: "   ", app_name="summarizer", app_version="v2", feedbacks=metrics
+    )
+    with app as recording:
+        app.app("The council approved the budget on Monday.")
+    if not hasattr(recording, "retrieve_feedback_results"):  # TruLens before OTEL recording
+        for record in recording.records:
+            record.wait_for_feedback_results()
+        app.stop_evaluator()
+        return
+    recording.retrieve_feedback_results(timeout=120)
+    events = session.connector.get_events(app_name="summarizer", app_version="v2")
+    errors = sorted(
+        str(attributes[key])
+        for attributes in events["record_attributes"]
+        for key in attributes
+        if key.endswith("eval_root.error")
+    )
+    app.stop_evaluator()
+    assert len(errors) == 2, errors
+    assert errors[0].startswith("brevity_check: ") and "summary" in errors[0]
+    assert errors[1].startswith("faithfulness_check: ") and "summary" in errors[1]
+
+
+def test_called_directly_the_error_names_the_function() -> None:
+    with pytest.raises(Exception, match=r"^coverage: .*summary"):
+        Summarization(llm=LexicalJudge(), name="coverage")("a source text", "  ")

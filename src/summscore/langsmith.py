@@ -32,6 +32,7 @@ from .results import SummaryResult
 from .scorer import SummarizationScorer
 
 try:
+    from langsmith import run_helpers as ls_run_helpers
     from langsmith import testing as ls_testing
     from langsmith import utils as ls_utils
     from langsmith.evaluation import EvaluationResult, RunEvaluator
@@ -55,7 +56,7 @@ class Summarization(RunEvaluator):
         llm: Any = None,
         *,
         scorer: SummarizationScorer | None = None,
-        preset: str = "ragas",
+        preset: str = "deepeval",
         key: str = "summarization",
         source_key: str | None = None,
         summary_key: str | None = None,
@@ -81,7 +82,14 @@ class Summarization(RunEvaluator):
         example: Example | None = None,
         evaluator_run_id: uuid.UUID | None = None,
     ) -> EvaluationResult:
-        return run_sync(self.aevaluate_run(run, example, evaluator_run_id))
+        # Traced here, in the caller's thread: evaluate()'s tracing context (its client, project
+        # and whether uploads are on) lives in this thread's context.
+        run_id = evaluator_run_id or uuid.uuid4()
+        inputs = example.inputs if example is not None else run.inputs
+        with self._evaluator_trace(run, run_id, inputs) as trace:
+            result = self._result(run_sync(self._score(inputs, run.outputs)), run_id)
+            trace.end(outputs=_trace_outputs(result))
+        return result
 
     async def aevaluate_run(
         self,
@@ -89,8 +97,27 @@ class Summarization(RunEvaluator):
         example: Example | None = None,
         evaluator_run_id: uuid.UUID | None = None,
     ) -> EvaluationResult:
+        run_id = evaluator_run_id or uuid.uuid4()
         inputs = example.inputs if example is not None else run.inputs
-        return self._result(await self._score(inputs, run.outputs))
+        async with self._evaluator_trace(run, run_id, inputs) as trace:
+            result = self._result(await self._score(inputs, run.outputs), run_id)
+            trace.end(outputs=_trace_outputs(result))
+        return result
+
+    def _evaluator_trace(self, run: Run, run_id: uuid.UUID, inputs: Any) -> Any:
+        """The evaluator's own traced run, as LangSmith opens one for a function evaluator: its
+        id is the ``evaluator_run_id`` evaluate() passes (the feedback's ``source_run_id``), its
+        metadata names the run it judges."""
+        metadata: dict[str, Any] = {"target_run_id": run.id}
+        if getattr(run, "session_id", None):
+            metadata["experiment"] = str(run.session_id)
+        return ls_run_helpers.trace(
+            self.key,
+            "chain",
+            inputs={"inputs": inputs, "outputs": run.outputs},
+            metadata=metadata,
+            run_id=run_id,
+        )
 
     # ------------------------------------------------------------------ called directly
 
@@ -132,13 +159,22 @@ class Summarization(RunEvaluator):
             summary_keys=self._summary_keys,
         )
 
-    def _result(self, result: SummaryResult) -> EvaluationResult:
+    def _result(
+        self, result: SummaryResult, source_run_id: uuid.UUID | None = None
+    ) -> EvaluationResult:
         fields: dict[str, Any] = {"key": self.key, "comment": explanation(result)}
+        if source_run_id is not None:
+            fields["source_run_id"] = source_run_id
         if _HAS_METADATA:
             fields["metadata"] = result_metadata(result)
         if not result.ok:
             return EvaluationResult(**fields, extra={"error": True})
         return EvaluationResult(**fields, score=result.score)
+
+
+def _trace_outputs(result: EvaluationResult) -> dict[str, Any]:
+    """What the evaluator's trace shows as its outputs: the feedback it gives."""
+    return {"key": result.key, "score": result.score, "comment": result.comment}
 
 
 def _in_langsmith_test() -> bool:

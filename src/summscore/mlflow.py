@@ -80,7 +80,7 @@ class Summarization(Scorer):
         *,
         model: str | None = None,
         scorer: SummarizationScorer | None = None,
-        preset: str = "ragas",
+        preset: str = "deepeval",
         name: str = "summarization",
         source_from: SourceFrom = "inputs",
         source_key: str | None = None,

@@ -48,7 +48,7 @@ class Summarization(base_metric.BaseMetric):
         *,
         model: str | OpikBaseModel | None = None,
         scorer: SummarizationScorer | None = None,
-        preset: str = "ragas",
+        preset: str = "deepeval",
         name: str = "summarization",
         track: bool = True,
         project_name: str | None = None,

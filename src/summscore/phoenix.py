@@ -13,6 +13,10 @@ components and evidence as ``metadata``, ``kind="llm"`` and ``direction="maximiz
 removed its own ``SummarizationEvaluator`` (the legacy evals API) in arize-phoenix-evals 3.0;
 this one takes its place on the 2.x/3.x evaluator interface.
 
+The judge (``llm=``) is what Phoenix's built-in evaluators take, Phoenix's own
+``LLM(provider=..., model=...)`` (asked through its ``async_generate_object``, so its provider,
+rate limiter and tracing apply), or any judge summscore accepts.
+
 A row the judge could not score gets a Score with no score, the label "error" and the error as
 explanation, rather than an exception: Phoenix's dataframe run would retry it and, by default,
 stop every later row at the first failure. With ``scorer=`` it shares one
@@ -29,6 +33,7 @@ from .adapters.platforms import face_scorer, result_metadata
 from .adapters.rows import explanation, score_fields
 from .calls.sync import run_sync
 from .errors import MissingExtraError
+from .judges.phoenix_llm import PhoenixJudge, is_phoenix_llm
 from .results import SummaryResult
 from .scorer import SummarizationScorer
 
@@ -55,10 +60,12 @@ class SummarizationEvaluator(Evaluator):
         llm: Any = None,
         *,
         scorer: SummarizationScorer | None = None,
-        preset: str = "ragas",
+        preset: str = "deepeval",
         name: str = "summarization",
         **options: Any,
     ) -> None:
+        if is_phoenix_llm(llm):  # Phoenix's own judge object, as its built-in evaluators take
+            llm = PhoenixJudge(llm) if scorer is None else llm
         self.scorer = face_scorer("SummarizationEvaluator", llm, scorer, preset, options)
         super().__init__(
             name=name, kind="llm", direction="maximize", input_schema=SummarizationInput

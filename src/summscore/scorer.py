@@ -38,7 +38,7 @@ class SummarizationScorer:
             ``(prompt, schema) -> BaseModel``, or any ``summscore.judges.Judge`` such as the
             offline ``LexicalJudge()``.
         model: the model name, for an OpenAI-compatible client only.
-        preset: "ragas", "deepeval" or "mastra": whose scoring rule to apply.
+        preset: "ragas", "deepeval" (the default) or "mastra": whose scoring rule to apply.
         **options: the preset's options and the common ones, by name:
 
             - the preset's: ragas ``coeff``, ``length_penalty``; deepeval ``threshold``,
@@ -70,7 +70,7 @@ class SummarizationScorer:
     """
 
     def __init__(
-        self, llm: Any, model: str | None = None, preset: str = "ragas", **options: Any
+        self, llm: Any, model: str | None = None, preset: str = "deepeval", **options: Any
     ) -> None:
         parts = build_parts(llm, model, preset, options, make_preset)
         self.llm = llm

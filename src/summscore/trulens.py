@@ -14,12 +14,14 @@ explanation) beside the components and evidence. Wrap it as TruLens users wrap a
 method, ``Metric(Summarization(...), name="summarization").on_input_output()`` (``Feedback`` on
 TruLens before 2.7), or take that ready-made from ``.metric()``; use ``.on(...)`` with TruLens
 selectors to read the source from elsewhere (a retrieved context, say). A case the judge could
-not score raises, so TruLens records that feedback as failed with the error. With ``scorer=`` it
+not score raises, so TruLens records that feedback as failed with the error, which starts with
+the function's ``name`` (the metric's name given to ``.metric(name=...)``). With ``scorer=`` it
 shares one ``summscore.SummarizationScorer`` (and number) with every other face.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .adapters.platforms import face_scorer, result_metadata
@@ -48,14 +50,16 @@ class Summarization:
         llm: Any = None,
         *,
         scorer: SummarizationScorer | None = None,
-        preset: str = "ragas",
+        preset: str = "deepeval",
+        name: str = "summarization",
         **options: Any,
     ) -> None:
         self.scorer = face_scorer("Summarization", llm, scorer, preset, options)
-        self.__name__ = "summarization"  # TruLens names a feedback after its function
+        self.name = name
+        self.__name__ = name  # TruLens names a feedback after its function
 
     def __repr__(self) -> str:
-        return f"Summarization(scorer={self.scorer!r})"
+        return f"Summarization(name={self.name!r}, scorer={self.scorer!r})"
 
     def __call__(self, source: str | list[str], summary: str) -> tuple[float, dict[str, Any]]:
         """Score ``summary`` against ``source``: TruLens's ``(score, metadata)``."""
@@ -65,10 +69,15 @@ class Summarization:
             )
         )
         if not result.ok:
-            raise SummscoreError(f"summarization: {result.error or 'no score'}")
+            raise SummscoreError(f"{self.name}: {result.error or 'no score'}")
         return result.score, {"reason": result.reason, **result_metadata(result)}
 
-    def metric(self, name: str = "summarization") -> Any:
-        """This function as a TruLens ``Metric`` on the app's main input (the source) and output
-        (the summary), ready for ``feedbacks=[...]``."""
-        return _Metric(self, name=name).on_input_output()
+    def metric(self, name: str | None = None) -> Any:
+        """This function as a TruLens ``Metric`` named ``name`` (default: this function's name) on
+        the app's main input (the source) and output (the summary), ready for ``feedbacks=[...]``;
+        its errors name the metric."""
+        function = self
+        if name is not None and name != self.name:
+            function = copy.copy(self)  # the same scorer, under the metric's name
+            function.name = function.__name__ = name
+        return _Metric(function, name=function.name).on_input_output()

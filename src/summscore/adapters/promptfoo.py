@@ -5,7 +5,9 @@ promptfoo hands an assertion the provider's ``output`` (the summary) and a ``con
 ``vars`` are the test's variables (the source is one of them, ``source`` by default) and whose
 ``config`` is the assertion's ``config:`` block. It expects a grading result back: ``pass``,
 ``score`` and ``reason``. A case summscore could not score is a failed assertion whose reason
-says why (promptfoo has no third state for an assertion).
+says why (promptfoo has no third state for an assertion). Both forms read a case with
+:func:`case_texts` and answer with :func:`grading_result`, so that their answers (reasons and
+metadata included) are the same for the same case.
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ..cases import FieldNames, check_source, check_summary
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
-from .platforms import result_metadata
+from .platforms import SOURCE_KEYS, SUMMARY_KEYS, pick_text, result_metadata
 
-__all__ = ["JUDGE_SETTINGS", "grading_result", "scorer_from_settings", "source_var"]
+__all__ = [
+    "JUDGE_SETTINGS",
+    "case_fields",
+    "case_texts",
+    "grading_result",
+    "scorer_from_settings",
+    "source_var",
+]
 
 # The settings that choose the judge; every other key of ``config:`` is a scorer option.
 JUDGE_SETTINGS = ("preset", "judge", "model", "base_url", "api_key_env", "source_var")
@@ -31,9 +41,28 @@ def source_var(context: Any, name: str) -> Any:
         given = ", ".join(map(str, variables)) if isinstance(variables, Mapping) else "none"
         raise ValueError(
             f"vars.{name}: the test has no variable {name!r} holding the source "
-            f"(its vars: {given}); name it with config.source_var"
+            f"(its vars: {given}); name it with source_var"
         )
     return variables[name]
+
+
+def case_fields(var: str) -> FieldNames:
+    """The names errors give the source and the summary of a promptfoo case."""
+    return FieldNames(source=f"vars.{var}", summary="output")
+
+
+def case_texts(context: Any, output: Any, var: str) -> tuple[str | list[str], str]:
+    """The source (test variable ``var``: a text or a list of passages) and the summary (the
+    provider's ``output``) of one case, checked as the scorer checks them. Raises ValueError or
+    TypeError naming ``vars.<var>`` or ``output``, with the same text in both forms."""
+    fields = case_fields(var)
+    source = pick_text(source_var(context, var), SOURCE_KEYS, fields.source)
+    summary = pick_text(output, SUMMARY_KEYS, fields.summary)
+    if not isinstance(summary, str):
+        summary = "\n".join(summary)
+    check_source(source, fields)
+    check_summary(summary, fields)
+    return source, summary
 
 
 def grading_result(result: SummaryResult, threshold: float | None = None) -> dict[str, Any]:
@@ -68,14 +97,14 @@ def scorer_from_settings(
 ) -> SummarizationScorer:
     """The scorer an assertion's ``config:`` describes, in ``summscore score``'s terms.
 
-    ``preset`` (default ragas); ``judge``: ``lexical`` (offline, the default) or ``openai``
+    ``preset`` (default deepeval); ``judge``: ``lexical`` (offline, the default) or ``openai``
     (an OpenAI-compatible server: ``model`` required, ``base_url`` else ``OPENAI_BASE_URL``, the
     key from the variable ``api_key_env`` names, default ``OPENAI_API_KEY``). Other keys are the
     scorer's options (``threshold``, ``coeff``, ``n``, ``scale``, ``reply_cache`` ...).
     """
     options = {k: v for k, v in settings.items() if k not in JUDGE_SETTINGS}
     judge = settings.get("judge") or ("openai" if settings.get("model") else "lexical")
-    preset = settings.get("preset", "ragas")
+    preset = settings.get("preset", "deepeval")
     if judge == "lexical":
         if settings.get("model") or settings.get("base_url"):
             raise ValueError("config.model and config.base_url need config.judge: openai")
@@ -101,3 +130,56 @@ def scorer_from_settings(
         key = "not-needed"  # local servers ignore it; the client insists on one
     client = openai.AsyncOpenAI(api_key=key, base_url=base_url)
     return SummarizationScorer(llm=client, model=model, preset=preset, **options)
+
+
+def expanded_sources(suite: Mapping[str, Any], env: Mapping[str, str] = os.environ) -> list[str]:
+    """The tests of a promptfoo suite (as its ``beforeAll`` extension hook sees it) whose source
+    promptfoo would split: a variable holding a list of strings becomes one test per element
+    unless the test (or ``defaultTest``) sets ``options.disableVarExpansion`` or the environment
+    ``PROMPTFOO_DISABLE_VAR_EXPANSION``. Each problem names the test, the variable and the fix.
+
+    The source variables are ``source`` and every ``source_var`` the suite's assertions name
+    (in ``config:``, or in a ``/v1/promptfoo`` URL)."""
+    if str(env.get("PROMPTFOO_DISABLE_VAR_EXPANSION", "")).lower() in ("1", "true", "yes"):
+        return []
+    default = suite.get("defaultTest")
+    default = default if isinstance(default, Mapping) else {}
+    tests = [t for t in suite.get("tests") or [] if isinstance(t, Mapping)]
+    names = {"source"}
+    for test in (default, *tests):
+        for assertion in test.get("assert") or []:
+            names.update(_source_vars_of(assertion))
+    problems = []
+    for index, test in enumerate(tests):
+        options = {**(default.get("options") or {}), **(test.get("options") or {})}
+        if options.get("disableVarExpansion"):
+            continue
+        variables = {**(default.get("vars") or {}), **(test.get("vars") or {})}
+        for name in sorted(names & set(variables)):
+            value = variables[name]
+            if isinstance(value, list) and len(value) > 1 and isinstance(value[0], str):
+                label = f"tests[{index}]" + (
+                    f" ({test['description']!r})" if test.get("description") else ""
+                )
+                problems.append(
+                    f"{label}: vars.{name} is a list of {len(value)} passages, which promptfoo "
+                    f"runs as {len(value)} tests of one passage each; to score the whole source, "
+                    "add `options: {disableVarExpansion: true}` to the test (or to defaultTest)"
+                )
+    return problems
+
+
+def _source_vars_of(assertion: Any) -> set[str]:
+    """The source variables a summscore assertion names (any ``source_var`` it carries)."""
+    if not isinstance(assertion, Mapping):
+        return set()
+    found = set()
+    config = assertion.get("config")
+    if isinstance(config, Mapping) and isinstance(config.get("source_var"), str):
+        found.add(config["source_var"])
+    value = assertion.get("value")
+    if isinstance(value, str) and "/v1/promptfoo" in value:
+        from urllib.parse import parse_qs, urlsplit
+
+        found.update(parse_qs(urlsplit(value).query).get("source_var", []))
+    return found
