@@ -145,13 +145,18 @@ async def test_with_the_compat_judge_behind_it_the_service_gives_score_manys_num
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://serve") as client:
         batch = (await client.post("/v1/score:batch", json={"cases": cases})).json()["results"]
-        one = (await client.post("/v1/score", json=cases[0])).json()
+        asked = judge_server.stats.requests
+        again = (await client.post("/v1/score", json={**cases[0], "id": "again"})).json()
+        answered_again = judge_server.stats.requests - asked
+        other = {**cases[0], "summary": cases[0]["summary"] + " It was noted."}
+        one = (await client.post("/v1/score", json=other)).json()
     assert [r["id"] for r in batch] == [c["id"] for c in cases]
     assert [r["score"] for r in batch] == [r.score for r in expected]
     assert [r["alignment_score"] for r in batch] == [r.alignment_score for r in expected]
-    assert one["score"] == expected[0].score
-    assert one["usage"]["reused_calls"] > 0  # the second time, the source work was cached
-    assert batch[0]["judge"].startswith(f"openai:{MODEL}@127.0.0.1")
+    # The same case again is the same result, with its own id, and costs the judge nothing.
+    assert again == {**batch[0], "id": "again"} and answered_again == 0
+    assert one["usage"]["reused_calls"] > 0  # another summary: the source work was cached
+    assert batch[0]["judge"] == f"openai:{MODEL}"  # the model, not the judge server's address
 
 
 async def test_a_judge_failure_is_a_200_with_the_error_and_no_key_anywhere(

@@ -174,6 +174,9 @@ def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> Summarizatio
         options["version"] = args.mastra_version
     if args.cache:
         options["reply_cache"] = args.cache
+    source_cache_mb = getattr(args, "source_cache_mb", None)  # serve's memory budget
+    if source_cache_mb is not None:
+        options["source_cache_bytes"] = int(source_cache_mb * 2**20)
     model = args.model if args.judge == "openai" else None
     llm, max_concurrency = make_judge(args), args.max_concurrency
     workers = _workers(args)
@@ -183,7 +186,15 @@ def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> Summarizatio
         from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 
-        llm = ProcessPoolJudge(LexicalJudge, workers)
+        if serving:  # lanes by size and a memory bound per worker (serve.lanes)
+            from ..serve.command import offline_judge
+
+            try:
+                llm = offline_judge(args, workers)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        else:
+            llm = ProcessPoolJudge(LexicalJudge, workers)
         # Enough cases in flight that no worker waits for its next text (each text has one worker).
         max_concurrency = max(max_concurrency or 1, 4 * workers)
     try:
