@@ -13,7 +13,8 @@ protocol that watches h11's view of the client (``their_state``):
 - from the end of the headers, the body must be complete within ``body_timeout`` seconds plus a
   second. The scoring endpoints answer ``408`` themselves at ``body_timeout``
   (:mod:`.guard`); this deadline closes any other connection still trickling a body (a body the
-  app never reads, after a 404 say).
+  app never reads, after a 404 say). While the app has not answered, it gets up to three more
+  seconds (an event loop held by other work), then the connection is closed regardless.
 
 Headers are also bounded in size by h11 (16 KiB, uvicorn's default), bodies by the guard's limit.
 The subclass uses uvicorn's h11 implementation whatever else is installed (with ``httptools``,
@@ -32,6 +33,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 __all__ = ["timed_protocol"]
 
 _BODY_MARGIN = 1.0  # seconds: the app's own 408 comes first
+_EXTENSIONS = 3  # margins more for an app that is about to answer (a busy event loop)
 
 
 def _answer_408(message: str) -> bytes:
@@ -58,6 +60,7 @@ def timed_protocol(
     class TimedH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
         _phase: str | None = None
+        _extended = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -106,6 +109,12 @@ def timed_protocol(
         def _expired(self, phase: str) -> None:
             self._timer, self._phase = None, None
             if self.transport is None or self.transport.is_closing():
+                return
+            waiting = self.cycle is not None and not self.cycle.response_started
+            if phase == "body" and waiting and self._extended < _EXTENSIONS:
+                # The app has not answered yet (its loop was busy): its own 408 is due.
+                self._extended += 1
+                self._arm("body", _BODY_MARGIN)
                 return
             if phase == "headers":  # no request yet: the answer is written here
                 seconds = header_timeout
