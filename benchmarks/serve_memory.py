@@ -197,8 +197,13 @@ def memory_run(args: argparse.Namespace) -> None:
     sent = 0
     try:
         for i in range(args.sources):
-            status, body = post(server.url, {"source": news(i, args.source_chars),
-                                             "summary": "The council approved new homes."})
+            status, body = post(
+                server.url,
+                {
+                    "source": news(i, args.source_chars),
+                    "summary": "The council approved new homes.",
+                },
+            )
             sent += 1
             if status != 200 or body.get("error"):
                 print(f"  source {i}: HTTP {status} {str(body)[:200]}")
