@@ -22,6 +22,7 @@ options to it):
 3. **Shutdown with work in flight.** A large case is sent, then SIGTERM: seconds until the server
    has exited, and what the large request's client got.
 
+``--figures`` writes the results to ``docs/figures/service-bounds.md`` (docs/service.md).
 Linux only (``/proc``). Timings are noisy on a shared machine: the before/after comparison is
 what matters (run both on the same machine, one after the other).
 """
@@ -190,7 +191,7 @@ def _mb(value: float) -> str:
 # ---------------------------------------------------------------------------- the runs
 
 
-def memory_run(args: argparse.Namespace) -> None:
+def memory_run(args: argparse.Namespace, found: dict[str, str]) -> None:
     server = Server(args.preset, args.server_arg)
     print(f"memory: {args.sources} distinct sources of {args.source_chars:,} characters")
     start = time.monotonic()
@@ -219,11 +220,17 @@ def memory_run(args: argparse.Namespace) -> None:
                 print(f"  stopped: the server's processes passed {args.rss_limit_mb:,} MB")
                 break
         time.sleep(0.5)
-        print(
-            f"peak RSS after {sent} sources: {_mb(server.peak_total)} in all (server process "
-            f"{_mb(server.peak_server)}, largest worker {_mb(server.peak_worker)})"
+        peak = (
+            f"{_mb(server.peak_total)} in all (server process {_mb(server.peak_server)}, "
+            f"largest worker {_mb(server.peak_worker)})"
         )
-        print(f"shutdown, idle (SIGTERM to exit): {server.terminate():.2f} s")
+        print(f"peak RSS after {sent} sources: {peak}")
+        found[
+            f"peak resident memory, {sent} distinct sources of {args.source_chars:,} characters"
+        ] = peak
+        idle = server.terminate()
+        print(f"shutdown, idle (SIGTERM to exit): {idle:.2f} s")
+        found["SIGTERM to exit, idle (after those sources)"] = f"{idle:.1f} s"
     finally:
         server.stop()
 
@@ -245,16 +252,16 @@ def _timed_small(url: str, i: int) -> float:
     return time.perf_counter() - start
 
 
-def _summary(name: str, seconds: list[float]) -> str:
+def _figures(seconds: list[float]) -> str:
     ordered = sorted(seconds)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return (
-        f"{name}: {len(seconds)} requests, p50 {statistics.median(ordered) * 1000:,.0f} ms, "
-        f"p99 {p99 * 1000:,.0f} ms, max {ordered[-1] * 1000:,.0f} ms"
+        f"p50 {statistics.median(ordered) * 1000:,.0f} ms, p99 {p99 * 1000:,.0f} ms, "
+        f"max {ordered[-1] * 1000:,.0f} ms ({len(seconds)} requests)"
     )
 
 
-def latency_run(args: argparse.Namespace) -> None:
+def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
     server = Server(args.preset, args.server_arg)
     big = {"source": news(10**6, args.big_chars), "summary": news(10**6 + 1, args.big_chars)}
     size = len(json.dumps(big)) / 2**20
@@ -262,7 +269,8 @@ def latency_run(args: argparse.Namespace) -> None:
     try:
         _timed_small(server.url, -1)  # the worker starts (imports) on the first case: untimed
         alone = [_timed_small(server.url, i) for i in range(args.small_alone)]
-        print("  " + _summary("alone", alone))
+        print("  alone: " + _figures(alone))
+        found["small requests, alone"] = _figures(alone)
         outcome: dict[str, Any] = {}
 
         def send_big() -> None:
@@ -280,8 +288,16 @@ def latency_run(args: argparse.Namespace) -> None:
             i += 1
             time.sleep(args.pause)
         sender.join()
-        print("  " + _summary("during the large case", during))
+        print("  during the large case: " + _figures(during))
+        print(
+            f"  peak RSS, this server: {_mb(server.peak_total)} in all (largest worker {_mb(server.peak_worker)})"
+        )
+        found[f"peak resident memory while the {size:.1f} MB case is judged"] = (
+            f"{_mb(server.peak_total)} in all (server process {_mb(server.peak_server)}, "
+            f"largest worker {_mb(server.peak_worker)})"
+        )
         print(f"  the large case: HTTP {outcome['status']} in {outcome['seconds']:.1f} s")
+        found[f"small requests while a {size:.1f} MB case is judged"] = _figures(during)
         if len(during) >= args.small_during:
             print("  (the large case was still running when the small requests were done)")
         # Shutdown with the large case in flight.
@@ -301,6 +317,7 @@ def latency_run(args: argparse.Namespace) -> None:
         again.join(30)
         got = flight.get("status", "no answer")
         print(f"shutdown with a large case in flight: {seconds:.2f} s; its client got {got}")
+        found["SIGTERM to exit, a large case in flight"] = f"{seconds:.1f} s (its client got {got})"
     finally:
         server.stop()
 
@@ -318,13 +335,31 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=0.2, help="seconds between small requests")
     parser.add_argument("--server-arg", action="append", default=[])
     parser.add_argument("--only", choices=("memory", "latency"))
+    parser.add_argument(
+        "--figures", action="store_true", help="write docs/figures/service-bounds.md"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"summscore serve, offline judge, {args.preset} preset; load average {load:.1f}")
+    found: dict[str, str] = {}
     if args.only != "latency":
-        memory_run(args)
+        memory_run(args, found)
     if args.only != "memory":
-        latency_run(args)
+        latency_run(args, found)
+    if args.figures:
+        from figures import table, write
+
+        options = " ".join(f"--server-arg={a}" for a in args.server_arg)
+        command = f"python benchmarks/serve_memory.py --preset {args.preset} {options}".strip()
+        path = write(
+            "service-bounds",
+            table(
+                ("summscore serve, offline judge, default options", "measured"), list(found.items())
+            ),
+            command=command + " --figures",
+            setting=f"load average {load:.1f} at the start, from other work on the machine",
+        )
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def _ordinary(url: str) -> float:
     return time.perf_counter() - start
 
 
-async def _shape(server: Server, shape: str, clients: int, wait: float) -> None:
+async def _shape(server: Server, shape: str, clients: int, wait: float) -> list[str]:
     # More bytes than a byte a second sends within the wait: only the server can end it.
     pad = "x" * int(wait * 2)
     body = json.dumps(
@@ -104,6 +104,15 @@ async def _shape(server: Server, shape: str, clients: int, wait: float) -> None:
             f"after connecting; {answered} answered 408)"
         )
     print(line + f"; an ordinary request meanwhile took {ordinary * 1000:,.0f} ms", flush=True)
+    when = (
+        f"median {statistics.median(closed):.1f} s, largest {max(closed):.1f} s" if closed else "-"
+    )
+    return [
+        f"{clients} clients sending the {shape} a byte a second",
+        f"{len(closed)} of {clients} (answered 408: {answered})",
+        when,
+        f"{ordinary * 1000:,.0f} ms",
+    ]
 
 
 def main() -> None:
@@ -111,16 +120,38 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=300)
     parser.add_argument("--wait", type=float, default=120.0)
     parser.add_argument("--server-arg", action="append", default=[])
+    parser.add_argument(
+        "--figures", action="store_true", help="write docs/figures/service-slow-clients.md"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"summscore serve, slow clients, {args.clients} at a time; load average {load:.1f}")
     server = Server("mastra", args.server_arg)
     _ordinary(server.url)  # the judge's worker starts on the first case: not timed
     try:
-        for shape in ("body", "headers"):
+        rows = [
             asyncio.run(_shape(server, shape, args.clients, args.wait))
+            for shape in ("body", "headers")
+        ]
     finally:
         server.stop()
+    if args.figures:
+        from figures import table, write
+
+        header = (
+            "slow clients",
+            f"closed within {args.wait:g} s",
+            "closed after",
+            "an ordinary request meanwhile",
+        )
+        command = f"python benchmarks/serve_slow_clients.py --clients {args.clients} --wait {args.wait:g} --figures"
+        path = write(
+            "service-slow-clients",
+            table(header, rows),
+            command=command,
+            setting="default --header-timeout 10 and --body-timeout 60",
+        )
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ not JSON in every way, the token before the body, the judge named by its model, 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -232,3 +233,43 @@ async def test_metrics_need_the_token_unless_the_operator_opens_them() -> None:
     assert refused.status_code == 401 and refused.json()["error"]["type"] == "unauthorized"
     assert allowed.status_code == 200 and "summscore_http_requests_total" in allowed.text
     assert health.status_code == 200 and open_.status_code == 200
+
+
+# ------------------------------------------------------------------ bodies held at once
+
+
+class _GatedJudge(LexicalJudge):
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.waiting = 0
+
+    async def complete(self, request: Any) -> Any:
+        self.waiting += 1
+        await self.gate.wait()
+        return await super().complete(request)
+
+
+async def test_bodies_held_at_once_stay_within_their_budget_and_one_alone_always_fits() -> None:
+    judge = _GatedJudge()
+    scorer = SummarizationScorer(judge, preset="mastra")
+    app = create_app(scorer, ServeConfig(max_body_memory=60_000))
+    big = {"source": SOURCE + " " + "Parks get more money. " * 2000, "summary": SUMMARY}
+    assert len(json.dumps(big)) > 40_000  # two of them are past the budget, one alone is not
+    async with _client(app) as client:
+        first = asyncio.create_task(client.post("/v1/score", json=big))
+        for _ in range(3000):
+            if judge.waiting:
+                break
+            await asyncio.sleep(0.01)
+        refused = await client.post("/v1/score", json={**big, "id": 2})
+        small = asyncio.create_task(
+            client.post("/v1/score", json={"source": SOURCE, "summary": SUMMARY})
+        )
+        await asyncio.sleep(0.1)
+        judge.gate.set()
+        done, answered = await asyncio.wait_for(asyncio.gather(first, small), 60)
+        again = await client.post("/v1/score", json={**big, "id": 3})
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+    assert refused.json()["error"]["type"] == "overloaded"
+    assert done.status_code == answered.status_code == again.status_code == 200

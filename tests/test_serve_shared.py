@@ -194,3 +194,37 @@ def test_the_server_takes_its_result_cache_bound_from_its_config() -> None:
     assert app.state.runner.shared.max_bytes == 0
     with pytest.raises(ValueError, match="result_cache_bytes"):
         ServeConfig(result_cache_bytes=-1)
+
+
+_POOL = [
+    {"source": SOURCE, "summary": SUMMARY},
+    {"source": SOURCE, "summary": "Parks get 4 percent more; taxes rise."},
+    {"source": "Rain fell all day in Oslo. Two roads closed.", "summary": "Oslo had rain."},
+    {"source": ["Rain fell all day in Oslo.", "Two roads closed."], "summary": "Roads closed."},
+]
+_ALONE = {
+    i: SummarizationScorer(LexicalJudge(), preset="deepeval")
+    .score(case["source"], case["summary"])
+    .to_dict()
+    for i, case in enumerate(_POOL)
+}
+
+
+@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.integers(0, len(_POOL) - 1), min_size=1, max_size=6))
+def test_in_any_batch_with_duplicates_each_result_is_what_scoring_it_alone_gives(
+    picks: list[int],
+) -> None:
+    async def run() -> list[dict[str, Any]]:
+        scorer = SummarizationScorer(LexicalJudge(), preset="deepeval")
+        cases = [{**_POOL[p], "id": f"{n}:{p}"} for n, p in enumerate(picks)]
+        async with _client(create_app(scorer)) as client:
+            first = await client.post("/v1/score:batch", json={"cases": cases})
+            again = await client.post("/v1/score:batch", json={"cases": cases[::-1]})
+        return first.json()["results"] + again.json()["results"][::-1]
+
+    results = asyncio.run(run())
+    for result, pick in zip(results, picks + picks):
+        assert result["id"].endswith(f":{pick}")
+        alone = {k: v for k, v in _ALONE[pick].items() if k not in ("id", "usage")}
+        assert {k: v for k, v in result.items() if k not in ("id", "usage")} == alone

@@ -111,8 +111,8 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="processes for the offline lexical judge (score: default 1, see the docs; serve: "
-        "default 1, a process apart so that a long text never holds the server and "
-        "--request-timeout can stop it); the numbers are the same with any N, e.g. --workers 2",
+        "default 1 for small requests, apart from the server, large ones in lanes of their own: "
+        "see --large-workers); the numbers are the same with any N, e.g. --workers 2",
     )
     judge.add_argument(
         "--timeout", type=float, help="seconds per judge call (default 120), e.g. --timeout 60"

@@ -234,6 +234,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
         paths=_SCORING_PATHS,
         token=config.token,
         body_timeout=config.body_timeout,
+        memory=config.max_body_memory,
         stopping=lambda: runner.stopping,
     )
     routes = lambda: [getattr(route, "path", "") for route in app.routes]  # noqa: E731

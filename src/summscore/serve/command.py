@@ -91,6 +91,14 @@ def add_serve_parser(
         help="largest request body; larger ones get 413 (default 10 MiB)",
     )
     net.add_argument(
+        "--max-body-memory-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="request bodies held at once, being read or scored; a request past it gets 503 and "
+        "Retry-After (default 32; one request alone is always taken)",
+    )
+    net.add_argument(
         "--max-questions",
         type=int,
         default=20,
@@ -136,10 +144,10 @@ def add_serve_parser(
     net.add_argument(
         "--shutdown-timeout",
         type=float,
-        default=10.0,
+        default=8.0,
         metavar="SECONDS",
         help="on SIGTERM, requests in flight get SECONDS to finish; those still running are "
-        "answered 503 (retry) and the server exits (default 10)",
+        "answered 503 (retry) and the server exits, within `docker stop`'s 10 s (default 8)",
     )
     net.add_argument(
         "--result-cache-mb",
@@ -267,7 +275,7 @@ def config_from_args(args: argparse.Namespace, env: Any = os.environ) -> ServeCo
     if not (grace >= 0 and math.isfinite(grace)):
         raise ValueError(f"--shutdown-timeout must be 0 or more, got {grace:g}")
     cache_mb = getattr(args, "result_cache_mb", 32.0)
-    for name in ("result_cache_mb", "source_cache_mb"):
+    for name in ("result_cache_mb", "source_cache_mb", "max_body_memory_mb"):
         value = getattr(args, name, 0.0)
         if not (value >= 0 and math.isfinite(value)):
             raise ValueError(f"--{name.replace('_', '-')} must be 0 or more, got {value:g}")
@@ -277,6 +285,7 @@ def config_from_args(args: argparse.Namespace, env: Any = os.environ) -> ServeCo
             docs=getattr(args, "docs", True),
             body_timeout=getattr(args, "body_timeout", 60.0),
             result_cache_bytes=int(cache_mb * 2**20),
+            max_body_memory=max(1, int(getattr(args, "max_body_memory_mb", 32.0) * 2**20)),
             public_metrics=getattr(args, "public_metrics", False),
             max_concurrency=args.max_concurrency,
             max_queue=args.max_queue,
@@ -340,7 +349,7 @@ def run_serve(args: argparse.Namespace, make_scorer: Callable[[argparse.Namespac
     )
     from .protocol import timed_protocol
 
-    grace = getattr(args, "shutdown_timeout", 10.0)
+    grace = getattr(args, "shutdown_timeout", 8.0)
     metrics = app.state.metrics
     server_config = uvicorn.Config(
         app,

@@ -29,6 +29,8 @@ class ServeConfig:
     leaves out the ``/docs`` page (``/openapi.json`` stays).
 
     ``body_timeout``: seconds a client has to send a scoring request's body (then 408).
+    ``max_body_memory``: bytes of request bodies held at once, being read or scored (a request
+    past it gets 503; one request alone is always taken).
     ``result_cache_bytes``: recent results kept to answer identical requests (0: none kept;
     duplicates in flight are still shared). ``public_metrics``: serve ``/metrics`` without the
     token (by default it needs the token when one is set)."""
@@ -45,6 +47,7 @@ class ServeConfig:
     body_timeout: float = 60.0
     result_cache_bytes: int = 32 * 1024 * 1024
     public_metrics: bool = False
+    max_body_memory: int = 32 * 1024 * 1024
 
     def __post_init__(self) -> None:
         timeout = self.request_timeout
@@ -57,7 +60,13 @@ class ServeConfig:
             raise ValueError(
                 f"request_timeout must be a positive number of seconds, got {timeout!r}"
             )
-        for name in ("max_queue", "max_batch", "max_body_bytes", "max_questions"):
+        for name in (
+            "max_queue",
+            "max_batch",
+            "max_body_bytes",
+            "max_questions",
+            "max_body_memory",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")

@@ -8,9 +8,12 @@ For each POST to a scoring path, in this order:
 2. ``Content-Type: application/json`` (415: the message says which header to send; curl's ``-d``
    sends a form);
 3. a declared ``Content-Length`` over the limit (413), before a byte of the body is read;
-4. the body, read in chunks within ``body_timeout`` seconds (408 for a client that trickles it),
+4. room for the body: the bodies held at once (being read, or parsed and scored) stay within
+   ``memory`` bytes; a request that would pass it is refused with 503 and ``Retry-After`` (one
+   request alone is always taken);
+5. the body, read in chunks within ``body_timeout`` seconds (408 for a client that trickles it),
    never more than the limit (413);
-5. an empty body (400 ``empty_body``) and a body that is not strict JSON (400 ``invalid_json``
+6. an empty body (400 ``empty_body``) and a body that is not strict JSON (400 ``invalid_json``
    with its line and column, for every kind: bad syntax, bytes that are not UTF-8, nesting past
    64 levels, an integer of 5,000 digits, NaN; see :mod:`.jsonbody`).
 
@@ -76,6 +79,10 @@ class _Stopping(Exception):
     pass
 
 
+class _NoRoom(Exception):
+    pass
+
+
 _TOO_LARGE = object()  # what _read gives back for a body past the limit
 
 
@@ -90,10 +97,13 @@ class RequestGuard:
         paths: Collection[str],
         token: str | None = None,
         body_timeout: float = 60.0,
+        memory: int | None = None,
         stopping: Callable[[], asyncio.Event] | None = None,
     ) -> None:
         self.app, self.limit, self.paths = app, limit, frozenset(paths)
         self.token, self.body_timeout = token, body_timeout
+        self.memory = memory  # bytes of bodies held at once (None: no bound)
+        self.held = 0
         self.stopping = stopping  # set when the server stops: a body still coming gets a 503
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -101,32 +111,63 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         answer = self._check_headers(scope)
+        held = [0]  # the bytes of the budget this request holds, until it is answered
+        try:
+            if answer is None:
+                answer = await self._answer(scope, receive, send, held)
+            if answer is not None:
+                await answer(scope, receive, send)
+        finally:
+            self.held -= held[0]
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send, held: list[int]) -> Any:
+        """Read the body and hand the request to the app (None: the app has answered), or the
+        answer to send instead."""
+
+        def take(size: int) -> None:
+            """Hold the budget for ``size`` bytes of this body in all, or _NoRoom."""
+            more = size - held[0]
+            if more <= 0:
+                return
+            others = self.held - held[0]  # one request alone is always taken
+            if self.memory is not None and others > 0 and self.held + more > self.memory:
+                raise _NoRoom
+            self.held += more
+            held[0] += more
+
+        try:
+            take(_declared(scope["headers"]))
+            body = await self._read(receive, take)
+        except _NoRoom:
+            megabytes = (self.memory or 0) / 2**20
+            return error_response(
+                503,
+                "overloaded",
+                f"the server holds as many request bodies as it takes at once ({megabytes:g} MB "
+                "in all); retry after the Retry-After seconds",
+                headers={"Retry-After": "1", "Connection": "close"},
+            )
+        except _TimedOut:
+            return error_response(
+                408,
+                "request_timeout",
+                f"the request body did not arrive within {self.body_timeout:g} s; send it "
+                "faster, or ask the operator for a longer --body-timeout",
+                headers={"Connection": "close"},
+            )
+        except _Stopping:
+            return error_response(
+                503,
+                "shutting_down",
+                "the server is shutting down; send the request again (to another replica)",
+                headers={"Connection": "close", "Retry-After": "1"},
+            )
+        if body is None:
+            return None  # the client went away
+        answer = await self._check_body(scope, body)
         if answer is None:
-            try:
-                body = await self._read(receive)
-            except _TimedOut:
-                answer = error_response(
-                    408,
-                    "request_timeout",
-                    f"the request body did not arrive within {self.body_timeout:g} s; send it "
-                    "faster, or ask the operator for a longer --body-timeout",
-                    headers={"Connection": "close"},
-                )
-            except _Stopping:
-                answer = error_response(
-                    503,
-                    "shutting_down",
-                    "the server is shutting down; send the request again (to another replica)",
-                    headers={"Connection": "close", "Retry-After": "1"},
-                )
-            else:
-                if body is None:
-                    return  # the client went away
-                answer = await self._check_body(scope, body)
-                if answer is None:
-                    await self.app(scope, _replay(body, receive), send)
-                    return
-        await answer(scope, receive, send)
+            await self.app(scope, _replay(body, receive), send)
+        return answer
 
     def _check_headers(self, scope: Scope) -> Any:
         headers = scope["headers"]
@@ -157,9 +198,10 @@ class RequestGuard:
             413, "too_large", f"the request body is larger than {self.limit} bytes"
         )
 
-    async def _read(self, receive: Receive) -> Any:
+    async def _read(self, receive: Receive, take: Callable[[int], None]) -> Any:
         """The body; None if the client left, _TOO_LARGE past the limit (reading stops there);
-        _TimedOut past ``body_timeout``, _Stopping when the server stops meanwhile."""
+        _TimedOut past ``body_timeout``, _Stopping when the server stops meanwhile; ``take``
+        holds the budget for the bytes so far (or raises _NoRoom)."""
         chunks: list[bytes] = []
         size = 0
         loop = asyncio.get_running_loop()
@@ -174,6 +216,7 @@ class RequestGuard:
                 size += len(chunk)
                 if size > self.limit:
                     return _TOO_LARGE
+                take(size)
                 chunks.append(chunk)
                 if not message.get("more_body", False):
                     return b"".join(chunks)
@@ -218,6 +261,14 @@ class RequestGuard:
             return error_response(400, "invalid_json", str(exc))
         scope[PARSED_BODY] = parsed
         return None
+
+
+def _declared(headers: Any) -> int:
+    """The body's declared Content-Length (0 when absent or not a number)."""
+    for name, value in headers:
+        if name == b"content-length":
+            return int(value) if value.isdigit() else 0
+    return 0
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
