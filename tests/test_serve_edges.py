@@ -273,3 +273,22 @@ async def test_bodies_held_at_once_stay_within_their_budget_and_one_alone_always
     assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
     assert refused.json()["error"]["type"] == "overloaded"
     assert done.status_code == answered.status_code == again.status_code == 200
+
+
+async def test_when_the_server_stops_work_still_running_is_answered_503_and_cancelled() -> None:
+    judge = _GatedJudge()
+    app = create_app(SummarizationScorer(judge, preset="mastra"))
+    async with _client(app) as client:
+        running = asyncio.create_task(
+            client.post("/v1/score", json={"source": SOURCE, "summary": SUMMARY})
+        )
+        for _ in range(3000):
+            if judge.waiting:
+                break
+            await asyncio.sleep(0.01)
+        app.state.runner.stop()  # what the server does when its --shutdown-timeout is over
+        answer = await asyncio.wait_for(running, 60)
+        health = (await client.get("/healthz")).json()
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+    assert answer.json()["error"]["type"] == "shutting_down"
+    assert health["in_flight"] == 0 and health["queued"] == 0  # its judge slot is free

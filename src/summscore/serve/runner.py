@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import math
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -106,7 +107,11 @@ class Runner:
             )
         self._slots: asyncio.Semaphore | None = None
         self._large_slots: asyncio.Semaphore | None = None
-        self._stopping: asyncio.Event | None = None
+        self._stopped = False
+        # One event per event loop (an app may serve from several, as tests do).
+        self._stopping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Event] = (
+            weakref.WeakKeyDictionary()
+        )
         self._admitted = 0  # cases taken: judged now or waiting for a slot
         self._running = 0
         self._case_seconds = 1.0  # moving average, for Retry-After
@@ -119,10 +124,10 @@ class Runner:
         self.shared = SharedResults(config.result_cache_bytes)
         self.on_reused: Callable[[str], None] | None = None  # told "shared" or "cached"
         # Large cases of the offline judge in lanes have slots of their own (see .lanes).
-        lanes = scorer.llm if isinstance(scorer.llm, LanedJudge) else None
-        laned = lanes is not None and lanes.large is not None
-        self.large_chars = lanes.large_chars if lanes is not None and laned else None
-        self.large_concurrency = lanes.large_workers if lanes is not None and laned else 0
+        laned = isinstance(scorer.llm, LanedJudge) and scorer.llm.large is not None
+        lanes = scorer.llm if laned else None
+        self.large_chars: int | None = lanes.large_chars if lanes else None
+        self.large_concurrency: int = lanes.large_workers if lanes else 0
 
     # ------------------------------------------------------------------ state
 
@@ -154,15 +159,23 @@ class Runner:
 
     @property
     def stopping(self) -> asyncio.Event:
-        """Set when the server stops taking time for work in flight (see :meth:`stop`)."""
-        if self._stopping is None:
-            self._stopping = asyncio.Event()
-        return self._stopping
+        """Set when the server stops taking time for work in flight (see :meth:`stop`); the
+        event of the running loop."""
+        loop = asyncio.get_running_loop()
+        event = self._stopping.get(loop)
+        if event is None:
+            event = self._stopping[loop] = asyncio.Event()
+            if self._stopped:
+                event.set()
+        return event
 
     def stop(self) -> None:
         """The server is stopping and its grace period is over: requests still running are
         answered 503 and their work is cancelled (workers are freed for the exit)."""
-        self.stopping.set()
+        self._stopped = True
+        for loop, event in list(self._stopping.items()):
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(event.set)
 
     async def within_deadline(self, work: Awaitable[T], cases: int = 1) -> T:
         """``work``, or DeadlineExceeded once the server's ``request_timeout`` has passed, or
