@@ -32,6 +32,21 @@ from serve_memory import news
 SMALL = {"source": "The council approved 40 new homes on Monday.", "summary": "Homes approved."}
 
 
+OTHER_SMALL = {
+    "source": "Rain fell all day in Oslo, and two roads closed.",
+    "summary": "Roads shut.",
+}
+
+
+def _chars(inputs: dict[str, Any]) -> int:
+    """The characters of text in a judge request's inputs."""
+    texts = [v for v in inputs.values() if isinstance(v, str)]
+    texts += [
+        t for v in inputs.values() if isinstance(v, (list, tuple)) for t in v if isinstance(t, str)
+    ]
+    return sum(len(text) for text in texts)
+
+
 def _client(app: Any) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://serve")
 
@@ -91,6 +106,39 @@ async def test_through_the_service_a_large_case_leaves_the_small_ones_their_slot
     assert answer.status_code == 200 and answer.json()["error"] is None
     assert pending >= 2  # answered while large cases were still waiting or being judged
     assert runner.large_concurrency == 1
+
+
+async def test_with_the_defaults_a_small_case_is_not_stuck_behind_a_2_mb_case() -> None:
+    """``summscore serve``'s defaults (one worker, the default concurrency): while one client's
+    2 MB case is being judged, another client's two-sentence case is answered before any of the
+    large case's judge requests is done (behind one worker it would wait for the one running)."""
+    scorer = _served_scorer()
+    judge = scorer.llm
+    done: list[bool] = []  # one per finished judge request: was it the large case's?
+    complete = judge.complete
+
+    async def recorded(request: JudgeRequest) -> Any:
+        reply = await complete(request)
+        done.append(_chars(request.inputs) >= 1_000_000)
+        return reply
+
+    judge.complete = recorded
+    large = {"source": news(20, 1_000_000), "summary": news(21, 1_000_000)}
+    try:
+        app = create_app(scorer)
+        async with _client(app) as first, _client(app) as second:
+            await second.post("/v1/score", json=SMALL)  # the workers have started
+            done.clear()
+            big = asyncio.create_task(first.post("/v1/score", json=large, timeout=900))
+            await asyncio.sleep(1.0)  # the large case is with the judge
+            answer = await asyncio.wait_for(second.post("/v1/score", json=OTHER_SMALL), 900)
+            large_done = sum(done)
+            big.cancel()
+            await asyncio.gather(big, return_exceptions=True)
+    finally:
+        judge.terminate()
+    assert answer.status_code == 200 and answer.json()["error"] is None
+    assert large_done == 0  # answered while the large case's first judge request still ran
 
 
 def _pool_processes(judge: ProcessPoolJudge) -> list[Any]:

@@ -253,3 +253,33 @@ def _still_running(pids: list[int], wait: float = 15.0) -> list[int]:
         if not running or time.monotonic() > deadline:
             return running
         time.sleep(0.1)
+
+
+def test_summscore_serve_with_its_defaults_closes_a_connection_that_sends_nothing() -> None:
+    """The command runs uvicorn with the timed protocol: with no option given, a client that
+    opens a connection and sends nothing is answered 408 and closed (--header-timeout 10)."""
+    port = _free_port()
+    command = [sys.executable, "-m", "summscore.cli", "serve", "--preset", "mastra"]
+    command += ["--port", str(port), "--no-access-log"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        client = _connect(("127.0.0.1", port))
+        answer = _read_until_closed(client)
+        client.close()
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert answer.startswith(b"HTTP/1.1 408 ")
