@@ -42,7 +42,13 @@ def serving(app: Any) -> Iterator[str]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", backlog=512)
+    # The client runs in this process, its loop sharing the interpreter with the server's: on a
+    # loaded machine it can take longer than uvicorn's keep-alive (5 s) to send its next request
+    # on a connection, which the server then closes as the request arrives (the client reads a
+    # reset: httpcore.ReadError). Keep-alive connections stay open as long as a test may run.
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="off", backlog=512, timeout_keep_alive=DEADLINE
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
