@@ -322,6 +322,20 @@ def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
         server.stop()
 
 
+def _earlier_rows() -> dict[str, str]:
+    """The rows of docs/figures/service-bounds.md as a run before this one wrote them."""
+    from figures import FIGURES
+
+    path = FIGURES / "service-bounds.md"
+    rows: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines()[2:]:
+            cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+            if line.startswith("| ") and len(cells) == 2:
+                rows[cells[0]] = cells[1]
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", default="deepeval", choices=("ragas", "deepeval", "mastra"))
@@ -351,6 +365,11 @@ def main() -> None:
 
         options = " ".join(f"--server-arg={a}" for a in args.server_arg)
         command = f"python benchmarks/serve_memory.py --preset {args.preset} {options}".strip()
+        if args.sources != 100:
+            command += f" --sources {args.sources}"
+        if args.only:  # one part measured: the other part's rows are kept from the file
+            found = {**_earlier_rows(), **found}
+            command += " --only memory --figures` and `--only latency"
         path = write(
             "service-bounds",
             table(
