@@ -7,6 +7,12 @@
 # (SUMMSCORE_JUDGE=openai, SUMMSCORE_MODEL=gpt-4o-mini, SUMMSCORE_TOKEN_ENV=SUMMSCORE_TOKEN, ...);
 # secrets (OPENAI_API_KEY, the bearer token) are given at run time, never built in.
 # EXTRAS adds optional stacks, e.g. --build-arg EXTRAS=serve,ragas,deepeval for upstream's prompts.
+#
+# Memory: with the default judge (the offline one, no SUMMSCORE_JUDGE) the server runs two worker
+# processes, each recycled past SUMMSCORE_WORKER_MEMORY (320 MB); give the container 1.5 GB
+# (SUMMSCORE_WORKER_MEMORY=200 fits 1 GB). With an LLM judge the server process alone stays under
+# 300 MB. Stopping: on SIGTERM requests in flight get SUMMSCORE_SHUTDOWN_TIMEOUT (8 s), then are
+# answered 503, within `docker stop`'s 10 s. See docs/service.md, "Bounds and timeouts".
 FROM python:3.12-slim
 
 ARG EXTRAS=serve

@@ -133,7 +133,9 @@ def test_the_images_command_serves_as_its_environment_configures_it() -> None:
             headers={"Authorization": f"Bearer {token}"},
             timeout=60,
         )
-        metrics = httpx.get(f"{url}/metrics", timeout=10).text
+        bearer = {"Authorization": f"Bearer {token}"}
+        metrics = httpx.get(f"{url}/metrics", headers=bearer, timeout=10).text
+        unscraped = httpx.get(f"{url}/metrics", timeout=10).status_code
     finally:
         process.terminate()
         _, err = process.communicate(timeout=60)
@@ -143,6 +145,7 @@ def test_the_images_command_serves_as_its_environment_configures_it() -> None:
     assert refused.status_code == 401
     assert scored.status_code == 200 and scored.json()["results"][0]["error"] is None
     assert "summscore_judge_calls_total" in metrics
+    assert unscraped == 401  # /metrics is behind the token too (--public-metrics opens it)
     logged = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     access = [entry for entry in logged if entry["logger"] == "summscore.serve.access"]
     assert any(entry["path"] == "/v1/score:batch" and entry["status"] == 200 for entry in access)

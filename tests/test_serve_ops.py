@@ -62,10 +62,12 @@ async def test_metrics_count_requests_cases_and_judge_calls_in_prometheus_format
     assert _sample(text, requests, route="unmatched", method="GET", status="404") == 1
     latency = "summscore_http_request_duration_seconds_count"
     assert _sample(text, latency, route="/v1/score", method="POST") == 2
-    assert _sample(text, "summscore_cases_total", outcome="scored") == 2
+    # The batch's first case is the single request's case again: judged once, answered twice.
+    assert _sample(text, "summscore_cases_total", outcome="scored") == 1
+    assert _sample(text, "summscore_reused_results_total", how="cached") == 1
     assert _sample(text, "summscore_cases_total", outcome="invalid") == 1
-    calls = one.json()["usage"]["judge_calls"] + batch.json()["results"][0]["usage"]["judge_calls"]
-    assert _sample(text, "summscore_judge_calls_total") == calls > 0
+    assert batch.json()["results"][0]["usage"] == one.json()["usage"]
+    assert _sample(text, "summscore_judge_calls_total") == one.json()["usage"]["judge_calls"] > 0
     assert _sample(text, "summscore_queue_depth") == 0
     assert _sample(text, "summscore_cases_in_flight") == 0
     assert _sample(text, "summscore_rejected_requests_total") == 0

@@ -19,7 +19,7 @@ configs that point at it directly.
 
 promptfoo splits a variable holding a YAML list into one test per element: a source of several
 passages needs ``options: {disableVarExpansion: true}`` on its test (or on ``defaultTest``).
-:func:`extension_hook`, listed under ``extensions:``, stops a run whose source would be split.
+``extension_hook``, listed under ``extensions:``, stops a run whose source would be split.
 
 promptfoo runs each Python assertion in a fresh interpreter; for many tests, or one judge shared
 by every assertion, ask ``summscore serve`` instead: the JavaScript assertion whose reference

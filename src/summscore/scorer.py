@@ -52,7 +52,8 @@ class SummarizationScorer:
               per judge call, default 120), ``repair_retries`` (re-asks for unusable replies,
               default 1);
             - ``prompts``: "auto", "upstream", "own", or a prompt-set object for the preset;
-            - ``source_cache_size`` (default 512); ``reply_cache``: a directory, or True for
+            - ``source_cache_size`` (default 512); ``source_cache_bytes`` (the source cache's
+              memory bound, default 256 MiB; None: none); ``reply_cache``: a directory, or True for
               ``~/.cache/summscore``: judge replies are kept on disk and a re-run asks the judge
               nothing it asked before;
             - for an OpenAI client: ``temperature``, ``max_tokens``, ``response_format``,
@@ -82,7 +83,9 @@ class SummarizationScorer:
         self._caller = JudgeCaller(
             self.judge, self._policy, cache=parts.reply_cache, limiter=parts.limiter
         )
-        self._cache: SourceCache[SourceWork] = SourceCache(parts.source_cache_size)
+        self._cache: SourceCache[SourceWork] = SourceCache(
+            parts.source_cache_size, parts.source_cache_bytes
+        )
         self._prompt_choice: str = parts.prompt_choice
         self._prompts: Any = parts.custom_prompts
         self._prompts_lock = threading.Lock()

@@ -6,7 +6,7 @@ promptfoo hands an assertion the provider's ``output`` (the summary) and a ``con
 ``config`` is the assertion's ``config:`` block. It expects a grading result back: ``pass``,
 ``score`` and ``reason``. A case summscore could not score is a failed assertion whose reason
 says why (promptfoo has no third state for an assertion). Both forms read a case with
-:func:`case_texts` and answer with :func:`grading_result`, so that their answers (reasons and
+``case_texts`` and answer with ``grading_result``, so that their answers (reasons and
 metadata included) are the same for the same case.
 """
 

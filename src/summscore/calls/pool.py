@@ -16,6 +16,11 @@ the next one to the least busy: many summaries of one source still use every wor
 A request cancelled while its worker is on it (the service's deadline, Ctrl-C) stops that worker
 and starts another in its place: a pathological text cannot hold a worker. The other requests
 that worker held are sent again to its replacement.
+
+With ``max_worker_rss``, each worker reports its resident memory after every request; one past
+the bound is recycled between requests: new requests go to a fresh worker at once, and the old
+one finishes the requests it holds (none is lost or sent twice), then is stopped. A worker's
+memory is then at most the bound plus what one request needs.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import multiprocessing
 import multiprocessing.context
 import os
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -91,6 +97,27 @@ def _outlive_no_parent(parent: int) -> None:
 
 def _run_in_worker(task: str, inputs: Mapping[str, Any]) -> Any:
     return _worker_judge.run(task, inputs)
+
+
+def _run_and_measure(task: str, inputs: Mapping[str, Any]) -> tuple[Any, int]:
+    """The answer and this worker's resident memory after it, in bytes."""
+    return _worker_judge.run(task, inputs), resident_bytes()
+
+
+def resident_bytes() -> int:
+    """This process's resident set size in bytes: the current one from ``/proc`` (Linux), else
+    the peak (``getrusage``, in KiB on Linux and bytes on macOS); 0 where neither exists."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
 # How long terminate() waits for the executors' manager threads to see their workers gone.
@@ -164,11 +191,23 @@ class ProcessPoolJudge:
 
     ``factory`` must be picklable (a class or module-level function) and build a judge with a
     synchronous ``run(task, inputs)``, as ``summscore.judges.LexicalJudge`` has.
+    ``max_worker_rss`` (bytes, default None: no bound) recycles a worker whose resident memory
+    is past it after a request (see the module's docstring).
     """
 
-    def __init__(self, factory: Callable[[], Any], workers: int) -> None:
+    def __init__(
+        self, factory: Callable[[], Any], workers: int, *, max_worker_rss: int | None = None
+    ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        if max_worker_rss is not None and (
+            isinstance(max_worker_rss, bool)
+            or not isinstance(max_worker_rss, int)
+            or max_worker_rss < 1
+        ):
+            raise ValueError(
+                f"max_worker_rss must be a positive number of bytes, got {max_worker_rss!r}"
+            )
         probe = factory()
         if not callable(getattr(probe, "run", None)):
             raise TypeError(f"{type(probe).__name__} has no run(task, inputs): it cannot be pooled")
@@ -190,6 +229,11 @@ class ProcessPoolJudge:
         self._waiting: list[int] = []  # requests sent to each worker and not yet answered
         self.answered: list[int] = [0] * workers  # requests each worker answered
         self.restarted = 0  # workers stopped mid-task (their request was cancelled) and replaced
+        self.max_worker_rss = max_worker_rss
+        self.recycled = 0  # workers replaced between requests for passing max_worker_rss
+        self.worker_rss: list[int] = [0] * workers  # each worker's memory after its last request
+        self._held: dict[concurrent.futures.ProcessPoolExecutor, set[Any]] = {}  # requests sent
+        self._retiring: list[concurrent.futures.ProcessPoolExecutor] = []  # recycled, finishing
         self._killers: list[threading.Thread] = []  # threads stopping replaced workers
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -222,10 +266,14 @@ class ProcessPoolJudge:
         with self._lock:
             self._waiting[worker] += 1
         inputs = dict(inputs)
+        measured = self.max_worker_rss is not None
         try:
             while True:
                 executor = self._pools[worker] if self._pools else pools[worker]
-                future = executor.submit(_run_in_worker, task, inputs)
+                future = executor.submit(
+                    _run_and_measure if measured else _run_in_worker, task, inputs
+                )
+                self._hold(executor, future)
                 try:
                     output = await asyncio.wrap_future(future)
                     break
@@ -242,7 +290,50 @@ class ProcessPoolJudge:
                 self._waiting[worker] -= 1
         with self._lock:
             self.answered[worker] += 1
+        if measured:
+            output, rss = output
+            self.worker_rss[worker] = rss
+            if self.max_worker_rss is not None and rss > self.max_worker_rss:
+                self._recycle(worker, executor)
         return output
+
+    def _hold(self, executor: concurrent.futures.ProcessPoolExecutor, future: Any) -> None:
+        """Count ``future`` as held by ``executor`` until it is done (see _recycle)."""
+        with self._lock:
+            held = self._held.setdefault(executor, set())
+            held.add(future)
+
+        def release(done: Any) -> None:
+            with self._lock:
+                held.discard(done)
+
+        future.add_done_callback(release)
+
+    def _recycle(self, worker: int, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Send new requests for ``worker`` to a fresh process; the old one finishes the
+        requests it holds, then is stopped (killed: it has nothing left to do, and a process
+        holding gigabytes takes seconds to tear its objects down)."""
+        with self._lock:
+            if not self._pools or self._pools[worker] is not executor:
+                return  # recycled or replaced already, or the pool was closed
+            self._pools[worker] = self._executor()
+            self.recycled += 1
+            held = list(self._held.pop(executor, ()))
+            self._retiring.append(executor)
+
+        def retire() -> None:
+            concurrent.futures.wait(held)
+            with self._lock:
+                if executor not in self._retiring:
+                    return  # terminate() stopped it already
+                self._retiring.remove(executor)
+                self._held.pop(executor, None)
+            self._kill([executor])
+
+        retirer = threading.Thread(target=retire, name="summscore-pool-recycle", daemon=True)
+        with self._lock:
+            self._killers = [t for t in self._killers if t.is_alive()] + [retirer]
+        retirer.start()
 
     def _replace(self, worker: int, executor: concurrent.futures.ProcessPoolExecutor) -> None:
         """Put a new worker in the place of ``executor`` and kill its process (in a thread: the
@@ -252,6 +343,7 @@ class ProcessPoolJudge:
                 return  # replaced already, or the pool was closed
             self._pools[worker] = self._executor()
             self.restarted += 1
+            self._held.pop(executor, None)
         killer = threading.Thread(
             target=self._kill, args=([executor],), name="summscore-pool-restart", daemon=True
         )
@@ -272,6 +364,7 @@ class ProcessPoolJudge:
         """Stop the worker processes (they also stop when the program exits)."""
         with self._lock:
             pools, self._pools = self._pools, []
+            self._held.clear()
         for pool in pools:
             pool.shutdown(wait=True, cancel_futures=True)
         self._join_killers()
@@ -281,6 +374,9 @@ class ProcessPoolJudge:
         text being judged would otherwise hold the exit until it is done)."""
         with self._lock:
             pools, self._pools = self._pools, []
+            pools += self._retiring
+            self._retiring = []
+            self._held.clear()
         self._kill(pools)
         self._join_killers()
 

@@ -26,6 +26,7 @@ COMMON_OPTIONS = {
     "repair_retries": 1,
     "prompts": "auto",
     "source_cache_size": 512,
+    "source_cache_bytes": 256 * 1024 * 1024,
     "reply_cache": None,
 }
 # Without a max_concurrency the request limit adapts to the server, from here up to the ceiling.
@@ -58,6 +59,7 @@ class ScorerParts(Generic[RuleT]):
     judge: Judge
     reply_cache: ReplyCache | None
     source_cache_size: int
+    source_cache_bytes: int | None = None
 
 
 def build_parts(
@@ -117,6 +119,7 @@ def build_parts(
         judge=judge,
         reply_cache=_reply_cache(common["reply_cache"]),
         source_cache_size=common["source_cache_size"],
+        source_cache_bytes=common["source_cache_bytes"],
     )
 
 

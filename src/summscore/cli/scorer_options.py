@@ -112,9 +112,9 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="processes for the offline lexical judge (score: chosen from the input size and the "
-        "CPUs, see the docs; serve: "
-        "default 1, a process apart so that a long text never holds the server and "
-        "--request-timeout can stop it); the numbers are the same with any N, e.g. --workers 2",
+        "CPUs, see the docs; serve: default 1 for small requests, apart from the server, large "
+        "ones in lanes of their own: see --large-workers); the numbers are the same with any N, "
+        "e.g. --workers 2",
     )
     judge.add_argument(
         "--timeout", type=float, help="seconds per judge call (default 120), e.g. --timeout 60"
@@ -176,6 +176,9 @@ def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> Summarizatio
         options["version"] = args.mastra_version
     if args.cache:
         options["reply_cache"] = args.cache
+    source_cache_mb = getattr(args, "source_cache_mb", None)  # serve's memory budget
+    if source_cache_mb is not None:
+        options["source_cache_bytes"] = int(source_cache_mb * 2**20)
     model = args.model if args.judge == "openai" else None
     llm, max_concurrency = make_judge(args), args.max_concurrency
     workers = _workers(args)
@@ -185,7 +188,15 @@ def make_scorer(args: argparse.Namespace, *, pool: bool = False) -> Summarizatio
         from ..calls.pool import ProcessPoolJudge
         from ..judges import LexicalJudge
 
-        llm = ProcessPoolJudge(LexicalJudge, workers)
+        if serving:  # lanes by size and a memory bound per worker (serve.lanes)
+            from ..serve.command import offline_judge
+
+            try:
+                llm = offline_judge(args, workers)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        else:
+            llm = ProcessPoolJudge(LexicalJudge, workers)
         # Enough cases in flight that no worker waits for its next text (each text has one worker).
         max_concurrency = max(max_concurrency or 1, 4 * workers)
     try:

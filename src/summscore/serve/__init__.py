@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .runner import ServeConfig
+from .config import ServeConfig
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -11,18 +11,24 @@ Imports no web framework until the server starts, so ``summscore --help`` works 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import logging.config
+import math
 import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..calls.pool import ProcessPoolJudge
 from ..errors import MissingExtraError
-from .runner import DEFAULT_REQUEST_OPTIONS, ServeConfig
+from .config import DEFAULT_REQUEST_OPTIONS, ServeConfig
+from .lanes import LARGE_CHARS, LanedJudge
 
-__all__ = ["ENV_PREFIX", "add_serve_parser", "apply_environment", "run_serve"]
+__all__ = ["ENV_PREFIX", "add_serve_parser", "apply_environment", "offline_judge", "run_serve"]
+
+# The default bound of one offline-judge worker's memory (MB, resident): the deployment examples
+# (docs/service.md) are sized from it.
+WORKER_MEMORY_MB = 320
 
 ENV_PREFIX = "SUMMSCORE_"
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -85,6 +91,14 @@ def add_serve_parser(
         help="largest request body; larger ones get 413 (default 10 MiB)",
     )
     net.add_argument(
+        "--max-body-memory-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="request bodies held at once, being read or scored; a request past it gets 503 and "
+        "Retry-After (default 32; one request alone is always taken)",
+    )
+    net.add_argument(
         "--max-questions",
         type=int,
         default=20,
@@ -110,6 +124,74 @@ def add_serve_parser(
         metavar="SECONDS",
         help="a request still running after SECONDS is answered 504 and its cases are stopped, "
         "their judge slots freed (default 300; 0: no deadline), e.g. --request-timeout 60",
+    )
+    net.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's line and headers must arrive within SECONDS of its first byte (or of "
+        "the connection), else 408 and the connection is closed (default 10)",
+    )
+    net.add_argument(
+        "--body-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a request's body must arrive within SECONDS of its headers, else 408 and the "
+        "connection is closed (default 60), e.g. --body-timeout 120 for slow links",
+    )
+    net.add_argument(
+        "--shutdown-timeout",
+        type=float,
+        default=8.0,
+        metavar="SECONDS",
+        help="on SIGTERM, requests in flight get SECONDS to finish; those still running are "
+        "answered 503 (retry) and the server exits, within `docker stop`'s 10 s (default 8)",
+    )
+    net.add_argument(
+        "--result-cache-mb",
+        type=float,
+        default=32.0,
+        metavar="MB",
+        help="recent results kept to answer identical requests without judging them again "
+        "(default 32; 0 keeps none; identical requests in flight are always shared)",
+    )
+    net.add_argument(
+        "--source-cache-mb",
+        type=float,
+        default=64.0,
+        metavar="MB",
+        help="memory for the work done on recent sources, shared by their summaries (default 64)",
+    )
+    net.add_argument(
+        "--public-metrics",
+        action="store_true",
+        help="serve /metrics without the token of --token-env (default: /metrics needs it)",
+    )
+    net.add_argument(
+        "--worker-memory",
+        type=float,
+        default=WORKER_MEMORY_MB,
+        metavar="MB",
+        help="offline judge: a worker process whose resident memory passes MB after a request "
+        f"is replaced by a fresh one, nothing lost (default {WORKER_MEMORY_MB}; 0: no bound)",
+    )
+    net.add_argument(
+        "--large-case-chars",
+        type=int,
+        default=LARGE_CHARS,
+        metavar="N",
+        help="offline judge: requests with N characters of text or more go to worker processes "
+        f"of their own, so that they never stall small ones (default {LARGE_CHARS:,}; 0: one "
+        "lane for all)",
+    )
+    net.add_argument(
+        "--large-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="offline judge: worker processes for large requests (default 1)",
     )
     net.add_argument(
         "--docs",
@@ -185,10 +267,26 @@ def config_from_args(args: argparse.Namespace, env: Any = os.environ) -> ServeCo
     timeout = getattr(args, "request_timeout", None)
     if timeout is not None and timeout < 0:
         raise ValueError(f"--request-timeout must be 0 (no deadline) or more, got {timeout:g}")
+    for name in ("header_timeout", "body_timeout"):
+        value = getattr(args, name, 1.0)
+        if not (value > 0 and math.isfinite(value)):
+            raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {value:g}")
+    grace = getattr(args, "shutdown_timeout", 0.0)
+    if not (grace >= 0 and math.isfinite(grace)):
+        raise ValueError(f"--shutdown-timeout must be 0 or more, got {grace:g}")
+    cache_mb = getattr(args, "result_cache_mb", 32.0)
+    for name in ("result_cache_mb", "source_cache_mb", "max_body_memory_mb"):
+        value = getattr(args, name, 0.0)
+        if not (value >= 0 and math.isfinite(value)):
+            raise ValueError(f"--{name.replace('_', '-')} must be 0 or more, got {value:g}")
     try:
         return ServeConfig(
             request_timeout=timeout or None,
             docs=getattr(args, "docs", True),
+            body_timeout=getattr(args, "body_timeout", 60.0),
+            result_cache_bytes=int(cache_mb * 2**20),
+            max_body_memory=max(1, int(getattr(args, "max_body_memory_mb", 32.0) * 2**20)),
+            public_metrics=getattr(args, "public_metrics", False),
             max_concurrency=args.max_concurrency,
             max_queue=args.max_queue,
             max_batch=args.max_batch,
@@ -199,6 +297,27 @@ def config_from_args(args: argparse.Namespace, env: Any = os.environ) -> ServeCo
         )
     except ValueError as exc:
         raise ValueError("--" + str(exc).replace("_", "-")) from None
+
+
+def offline_judge(args: argparse.Namespace, workers: int) -> LanedJudge:
+    """The offline judge as ``summscore serve`` runs it: ``workers`` processes, large requests
+    in lanes of their own, each worker's memory bounded (see ``lanes``)."""
+    from ..judges import LexicalJudge
+
+    memory = getattr(args, "worker_memory", WORKER_MEMORY_MB)
+    large_chars = getattr(args, "large_case_chars", LARGE_CHARS)
+    large_workers = getattr(args, "large_workers", 1)
+    if not (memory >= 0 and math.isfinite(memory)):
+        raise ValueError(f"--worker-memory must be 0 (no bound) or more, got {memory:g}")
+    if large_chars < 0 or large_workers < 0:
+        raise ValueError("--large-case-chars and --large-workers must be 0 or more")
+    return LanedJudge(
+        LexicalJudge,
+        workers,
+        large_workers=large_workers if large_chars else 0,
+        large_chars=large_chars or 1,
+        max_worker_rss=int(memory * 2**20) or None,
+    )
 
 
 def run_serve(args: argparse.Namespace, make_scorer: Callable[[argparse.Namespace], Any]) -> int:
@@ -228,20 +347,54 @@ def run_serve(args: argparse.Namespace, make_scorer: Callable[[argparse.Namespac
         "metrics at /metrics)",
         file=sys.stderr,
     )
+    from .protocol import timed_protocol
+
+    grace = getattr(args, "shutdown_timeout", 8.0)
+    metrics = app.state.metrics
+    server_config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        log_config=None,
+        access_log=False,  # the access log is the app's own (the path as sent: no %3A)
+        http=timed_protocol(
+            getattr(args, "header_timeout", 10.0),
+            config.body_timeout,
+            lambda phase: metrics.slow_clients.labels(phase).inc(),
+        ),
+        # A backstop: the app answers what is left at the grace period's end (see _Server).
+        timeout_graceful_shutdown=math.ceil(grace) + 5,
+    )
+    server = _server_class(uvicorn)(server_config, grace, app.state.runner.stop)
     try:
-        # The access log is the app's own (the path as sent); uvicorn's would print %3A.
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            log_config=None,
-            access_log=False,
-        )
+        server.run()
     finally:
-        if isinstance(scorer.llm, ProcessPoolJudge):  # the offline judge's worker processes
-            scorer.llm.close()
+        stop = getattr(scorer.llm, "terminate", None)  # the offline judge's worker processes
+        if callable(stop):
+            stop()
+    if not server.started:
+        raise SystemExit(3)  # uvicorn has said why (the port is taken, say); its exit code
     return 0
+
+
+def _server_class(uvicorn: Any) -> Any:
+    class _Server(uvicorn.Server):
+        """uvicorn's server, whose shutdown gives requests in flight ``grace`` seconds and then
+        has the app answer them 503 (``on_grace_over``) instead of cutting them off."""
+
+        def __init__(self, config: Any, grace: float, on_grace_over: Callable[[], None]) -> None:
+            super().__init__(config)
+            self.grace, self.on_grace_over = grace, on_grace_over
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            handle = asyncio.get_running_loop().call_later(self.grace, self.on_grace_over)
+            try:
+                await super().shutdown(sockets)
+            finally:
+                handle.cancel()
+
+    return _Server
 
 
 def _configure_logging(level: str, fmt: str, access: bool) -> None:
@@ -249,7 +402,7 @@ def _configure_logging(level: str, fmt: str, access: bool) -> None:
     formatter: dict[str, Any] = (
         {"()": "summscore.serve.observe.JsonFormatter"}
         if fmt == "json"
-        else {"format": "%(levelname)s: %(message)s"}
+        else {"()": "summscore.serve.observe.BoundedFormatter", "fmt": "%(levelname)s: %(message)s"}
     )
     logging.config.dictConfig(
         {

@@ -7,10 +7,15 @@ as gauges read when scraped. ``Observe`` is the ASGI middleware that counts ever
 writes one access-log line for it, with the path as the client sent it (``/v1/score:batch``, not
 ``/v1/score%3Abatch`` as uvicorn's own access log prints it), as text or JSON, masked like every
 summscore log line (no key or token).
+
+Every line the server writes is bounded (``BoundedFormatter``, ``JsonFormatter``): a
+message past ``MAX_MESSAGE_CHARS`` and a traceback past ``MAX_TRACEBACK_CHARS`` keep their
+beginning and end, so no log line carries a request or response body.
 """
 
 from __future__ import annotations
 
+import copy as _copy
 import json
 import logging
 import time
@@ -25,9 +30,22 @@ from .._version import __version__
 from ..masking.secrets import redact
 from ..results import SummaryResult
 
-__all__ = ["CONTENT_TYPE_LATEST", "JsonFormatter", "Metrics", "Observe", "access_log"]
+__all__ = [
+    "CONTENT_TYPE_LATEST",
+    "MAX_MESSAGE_CHARS",
+    "MAX_TRACEBACK_CHARS",
+    "BoundedFormatter",
+    "JsonFormatter",
+    "Metrics",
+    "Observe",
+    "access_log",
+    "bounded",
+]
 
 access_log = logging.getLogger("summscore.serve.access")
+
+MAX_MESSAGE_CHARS = 2000
+MAX_TRACEBACK_CHARS = 8000
 
 # Seconds: a cached case answers in milliseconds, a deepeval case on a slow model in a minute.
 _LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300)
@@ -87,6 +105,19 @@ class Metrics:
             "judge spend in US dollars, where the model's price is known",
             registry=registry,
         )
+        self.reused = Counter(
+            "summscore_reused_results",
+            "cases answered without judging them again, by how: shared (an identical case was "
+            "in flight) or cached (an identical case was scored recently)",
+            ["how"],
+            registry=registry,
+        )
+        self.slow_clients = Counter(
+            "summscore_slow_clients",
+            "connections closed because a request's headers or body did not arrive in time",
+            ["phase"],
+            registry=registry,
+        )
         self.rejected = Counter(
             "summscore_rejected_requests",
             "requests refused with 503 because the judge queue was full",
@@ -116,6 +147,10 @@ class Metrics:
             self.cases.labels(outcome)  # exported at 0 from the start, as rate() needs
         for direction in ("input", "output"):
             self.tokens.labels(direction)
+        for how in ("shared", "cached"):
+            self.reused.labels(how)
+        for phase in ("headers", "body"):
+            self.slow_clients.labels(phase)
 
     def case_done(self, result: SummaryResult, error: BaseException | None = None) -> None:
         """Count one judged case: its outcome and what it cost."""
@@ -132,24 +167,55 @@ class Metrics:
         if error is not None:
             self.judge_errors.labels(type(error).__name__).inc()
 
+    def case_reused(self, how: str) -> None:
+        """Count one case answered with an identical case's result (``shared`` or ``cached``)."""
+        self.reused.labels(how).inc()
+
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
 
 
+def bounded(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text``, or its beginning and end around a note of how much was left out."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit // 2, 1)
+    return f"{text[:keep]} ...[{len(text) - 2 * keep:,} characters left out]... {text[-keep:]}"
+
+
+class BoundedFormatter(logging.Formatter):
+    """A text formatter whose lines are bounded and masked (see the module's docstring)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        copy = _copy.copy(record)  # (not makeLogRecord: summscore's record factory wants a name)
+        copy.message = bounded(redact(record.getMessage()))
+        if self.usesTime():
+            copy.asctime = self.formatTime(copy, self.datefmt)
+        line = self.formatMessage(copy)
+        if record.exc_info:
+            line += "\n" + bounded(
+                redact(self.formatException(record.exc_info)), MAX_TRACEBACK_CHARS
+            )
+        return line.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message, and an access line's fields."""
+    """One JSON object per line: time, level, logger, message, and an access line's fields;
+    bounded and masked as ``BoundedFormatter``'s lines."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
             "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
-            "message": redact(record.getMessage()),
+            "message": bounded(redact(record.getMessage())),
         }
         entry.update(getattr(record, "access", {}))
         if record.exc_info:
-            entry["exception"] = redact(self.formatException(record.exc_info))
-        return json.dumps(entry, ensure_ascii=False)
+            trace = redact(self.formatException(record.exc_info))
+            entry["exception"] = bounded(trace, MAX_TRACEBACK_CHARS)
+        line = json.dumps(entry, ensure_ascii=False)
+        return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _requested_path(scope: Scope) -> str:

@@ -17,7 +17,7 @@ and token like ``/v1/score``.
 
 promptfoo retries a webhook that times out (5 s by default, 4 retries) while the server is still
 judging the first request: a request for a case already being judged waits for that judgement
-instead of starting another (:class:`OnceEach`), so a retry costs no judge call; a case asked
+instead of starting another (``OnceEach``), so a retry costs no judge call; a case asked
 again after it finished is answered from the server's reply cache when it has one (``--cache``).
 """
 
@@ -64,7 +64,7 @@ class PromptfooGrade(BaseModel):
 
 
 class OnceEach:
-    """Identical work in flight done once: every caller of :meth:`run` with the same key while
+    """Identical work in flight done once: every caller of ``run`` with the same key while
     the first is running waits for that run's answer. A caller that leaves (its deadline, its
     client gone) leaves the run to the others; the run is cancelled when the last one leaves,
     so its judge slot frees as for a single request."""

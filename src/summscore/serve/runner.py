@@ -5,22 +5,32 @@ source cache, the reply cache and the judge client are shared, and at most ``max
 cases are judged at once whatever the number of requests. Beyond that, up to ``max_queue`` cases
 wait; a request that would overflow the queue is refused whole (503, Retry-After) rather than
 accepted and left to time out.
+
+With the offline judge in lanes (``lanes``), large cases wait for slots of their own, as many
+as the large lane has workers, so that they never take the slots small cases need. Identical
+cases are judged once (``shared``). When the server stops, work still running after its
+grace period is answered 503 (``ShuttingDown``), never dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .config import DEFAULT_REQUEST_OPTIONS, ServeConfig
+from .lanes import LanedJudge
 from .models import ScoreRequest
+from .naming import JudgeNames
+from .shared import SharedResults, case_key
 
 __all__ = [
     "DEFAULT_REQUEST_OPTIONS",
@@ -29,81 +39,13 @@ __all__ = [
     "Overloaded",
     "Runner",
     "ServeConfig",
+    "ShuttingDown",
 ]
 
-DEFAULT_REQUEST_OPTIONS = frozenset(
-    {
-        "scale",
-        "n",
-        "version",
-        "threshold",
-        "strict_mode",
-        "coeff",
-        "length_penalty",
-        "include_reason",
-    }
-)
 # The preset option each request option sets, where the names differ between releases.
 _QUESTION_OPTIONS = ("n", "max_questions")
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class ServeConfig:
-    """Limits of one server. ``max_concurrency`` None means the scorer's ``max_concurrency``;
-    ``request_timeout`` None means no deadline (seconds otherwise: a request still running then
-    is answered 504 and its cases are cancelled, their judge slots free again); ``docs`` False
-    leaves out the ``/docs`` page (``/openapi.json`` stays).
-
-    Attributes:
-        max_concurrency: Cases judged at once, shared by every request; None: the scorer's.
-        max_queue: Cases waiting for the judge beyond ``max_concurrency`` before requests are
-            answered 503 with Retry-After.
-        max_batch: Cases per batch request.
-        max_body_bytes: The largest request body; a larger one is answered 413.
-        max_questions: The largest ``n`` / ``maxQuestions`` a request may ask for.
-        request_options: The preset options a request may set (all of them by default).
-        token: The bearer token every request must send (``Authorization: Bearer ...``); None
-            for none.
-        request_timeout: Seconds a request may run before it is answered 504; None for no
-            deadline.
-        docs: Serve the Swagger UI at ``/docs`` (from the package, no network needed).
-    """
-
-    max_concurrency: int | None = None
-    max_queue: int = 256
-    max_batch: int = 100
-    max_body_bytes: int = 10 * 1024 * 1024
-    max_questions: int = 20
-    request_options: frozenset[str] = field(default=DEFAULT_REQUEST_OPTIONS)
-    token: str | None = field(default=None, repr=False)
-    request_timeout: float | None = None
-    docs: bool = True
-
-    def __post_init__(self) -> None:
-        timeout = self.request_timeout
-        if timeout is not None and (
-            isinstance(timeout, bool)
-            or not isinstance(timeout, (int, float))
-            or not math.isfinite(timeout)
-            or timeout <= 0
-        ):
-            raise ValueError(
-                f"request_timeout must be a positive number of seconds, got {timeout!r}"
-            )
-        for name in ("max_queue", "max_batch", "max_body_bytes", "max_questions"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        unknown = set(self.request_options) - DEFAULT_REQUEST_OPTIONS
-        if unknown:
-            raise ValueError(
-                f"request_options: unknown option(s) {', '.join(sorted(unknown))}; "
-                f"choose from {', '.join(sorted(DEFAULT_REQUEST_OPTIONS))}"
-            )
-        if self.token is not None and not self.token:
-            raise ValueError("token cannot be empty")
 
 
 class Overloaded(Exception):
@@ -124,6 +66,17 @@ class DeadlineExceeded(Exception):
             "or ask the operator for a longer deadline"
         )
         self.seconds, self.cases = seconds, cases
+
+
+class ShuttingDown(Exception):
+    """The server is stopping and the request's work was still running after the grace period."""
+
+    def __init__(self, cases: int = 1) -> None:
+        super().__init__(
+            "the server is shutting down and this request was not finished in time; send it "
+            "again (to another replica)"
+        )
+        self.cases = cases
 
 
 class OptionError(ValueError):
@@ -153,6 +106,12 @@ class Runner:
                 f"({self.max_concurrency + config.max_queue}): such a batch could never be taken"
             )
         self._slots: asyncio.Semaphore | None = None
+        self._large_slots: asyncio.Semaphore | None = None
+        self._stopped = False
+        # One event per event loop (an app may serve from several, as tests do).
+        self._stopping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Event] = (
+            weakref.WeakKeyDictionary()
+        )
         self._admitted = 0  # cases taken: judged now or waiting for a slot
         self._running = 0
         self._case_seconds = 1.0  # moving average, for Retry-After
@@ -161,6 +120,14 @@ class Runner:
         self.request_options = sorted(
             o for o in config.request_options if o in names or (o == "n" and _questions_name(names))
         )
+        self.names = JudgeNames(scorer.judge)
+        self.shared = SharedResults(config.result_cache_bytes)
+        self.on_reused: Callable[[str], None] | None = None  # told "shared" or "cached"
+        # Large cases of the offline judge in lanes have slots of their own (see .lanes).
+        laned = isinstance(scorer.llm, LanedJudge) and scorer.llm.large is not None
+        lanes = scorer.llm if laned else None
+        self.large_chars: int | None = lanes.large_chars if lanes else None
+        self.large_concurrency: int = lanes.large_workers if lanes else 0
 
     # ------------------------------------------------------------------ state
 
@@ -190,16 +157,51 @@ class Runner:
         finally:
             self._admitted -= count
 
+    @property
+    def stopping(self) -> asyncio.Event:
+        """Set when the server stops taking time for work in flight (see ``stop``); the
+        event of the running loop."""
+        loop = asyncio.get_running_loop()
+        event = self._stopping.get(loop)
+        if event is None:
+            event = self._stopping[loop] = asyncio.Event()
+            if self._stopped:
+                event.set()
+        return event
+
+    def stop(self) -> None:
+        """The server is stopping and its grace period is over: requests still running are
+        answered 503 and their work is cancelled (workers are freed for the exit)."""
+        self._stopped = True
+        for loop, event in list(self._stopping.items()):
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(event.set)
+
     async def within_deadline(self, work: Awaitable[T], cases: int = 1) -> T:
-        """``work``, or DeadlineExceeded once the server's ``request_timeout`` has passed (the
-        work is cancelled: every case it holds leaves its judge slot)."""
-        seconds = self.config.request_timeout
-        if seconds is None:
-            return await work
+        """``work``, or DeadlineExceeded once the server's ``request_timeout`` has passed, or
+        ShuttingDown once ``stop`` is called (the work is cancelled either way, and has left
+        its judge slots when this returns)."""
+        task = asyncio.ensure_future(work)
+        stop = asyncio.ensure_future(self.stopping.wait())
         try:
-            return await asyncio.wait_for(work, seconds)
-        except asyncio.TimeoutError:
-            raise DeadlineExceeded(seconds, cases) from None
+            await asyncio.wait(
+                {task, stop},
+                timeout=self.config.request_timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            stop.cancel()
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if self.stopping.is_set():
+            raise ShuttingDown(cases)
+        raise DeadlineExceeded(self.config.request_timeout or 0.0, cases)
 
     # ------------------------------------------------------------------ options
 
@@ -261,10 +263,30 @@ class Runner:
     # ------------------------------------------------------------------ scoring
 
     async def score(self, scorer: SummarizationScorer, case: ScoreRequest) -> dict[str, Any]:
-        """Score one validated case; a judge failure is a result with ``error`` set."""
+        """Score one validated case; a judge failure is a result with ``error`` set. A case
+        identical to one in flight or recently scored is answered with that result (see
+        ``shared``), with this case's ``id``."""
+        key = case_key(
+            scorer.preset, scorer.options, case.source, case.summary, case.assessment_questions
+        )
+        data, how = await self.shared.get(key, lambda: self._score_once(scorer, case))
+        if how != "scored" and self.on_reused is not None:
+            self.on_reused(how)
+        return with_id(data, case.id)
+
+    def _slots_for(self, case: ScoreRequest) -> asyncio.Semaphore:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_concurrency)
-        async with self._slots:
+            if self.large_concurrency:
+                self._large_slots = asyncio.Semaphore(self.large_concurrency)
+        if self._large_slots is not None and self.large_chars is not None:
+            source = case.source if isinstance(case.source, str) else "\n".join(case.source)
+            if len(source) + len(case.summary) >= self.large_chars:
+                return self._large_slots
+        return self._slots
+
+    async def _score_once(self, scorer: SummarizationScorer, case: ScoreRequest) -> dict[str, Any]:
+        async with self._slots_for(case):
             self._running += 1
             start = time.monotonic()
             error: BaseException | None = None
@@ -278,13 +300,13 @@ class Runner:
                 self._case_seconds = 0.8 * self._case_seconds + 0.2 * elapsed
         if self.on_case is not None:
             self.on_case(result, error)
-        return with_id(result.to_dict(), case.id)
+        return self.names.apply(result.to_dict())
 
     def failed(self, message: str, id: Any) -> dict[str, Any]:
         """The result of a batch case that could not be scored (bad input), in result shape."""
         result = self.scorer.failed_result(ValueError(message))
         result.error = f"invalid input: {message}"
-        return with_id(result.to_dict(), id)
+        return with_id(self.names.apply(result.to_dict()), id)
 
 
 def with_id(data: dict[str, Any], id: Any) -> dict[str, Any]:

@@ -1,0 +1,385 @@
+"""``summscore serve`` with the offline judge under large texts: memory, head-of-line blocking and
+shutdown, measured on 127.0.0.1.
+
+    python benchmarks/serve_memory.py                     # 100 sources of 600 kB, then a 2 MB case
+    python benchmarks/serve_memory.py --sources 10 --big-chars 200000      # quicker
+    python benchmarks/serve_memory.py --server-arg=--workers --server-arg=2   # options of serve
+
+Three runs, each against a fresh ``summscore serve`` (a child process; ``--server-arg`` passes
+options to it):
+
+1. **Memory.** ``--sources`` distinct generated sources of ``--source-chars`` characters (news-like
+   sentences, every one different), one request each, in sequence. A sampler reads the resident
+   set size of the server and of every process under it (the judge's workers) from ``/proc``
+   every 0.2 s; printed: the peak of the sum, the peak of the server process alone and of the
+   largest worker, every ``--every`` sources and at the end. A server whose processes pass
+   ``--rss-limit-mb`` together is stopped there and the count reached is printed (the machine is
+   not made to swap). Then SIGTERM, timed until the server has exited (idle, holding its memory).
+2. **Head-of-line blocking.** Small requests (distinct two-sentence sources, one at a time) alone,
+   then while one large case is being scored (a source and a summary of ``--big-chars``
+   characters each: a 2 MB body by default): the p50, p99 and largest latency of each group, and
+   how long the large case took.
+3. **Shutdown with work in flight.** A large case is sent, then SIGTERM: seconds until the server
+   has exited, and what the large request's client got.
+
+``--figures`` writes the results to ``docs/figures/service-bounds.md`` (docs/service.md).
+Linux only (``/proc``). Timings are noisy on a shared machine: the before/after comparison is
+what matters (run both on the same machine, one after the other).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+_WORDS = (
+    "council budget homes river bridge school hospital railway station market museum harbour "
+    "mayor minister election court judge police storm flood drought harvest factory workers "
+    "union strike contract tender village county province ministry report survey study "
+    "teachers nurses doctors patients students library park stadium airport festival"
+).split()
+_PLACES = "Leeds Porto Osaka Lyon Quito Perth Turin Gdansk Malmo Bergen Cadiz Tartu Brno".split()
+_VERBS = ("approved", "rejected", "delayed", "opened", "closed", "funded")
+_WHEN = ("on Monday", "in March", "last year", "after a vote", "before the winter")
+
+
+def news(seed: int, chars: int) -> str:
+    """``chars`` characters of distinct news-like sentences (the same for the same seed)."""
+    rng = random.Random(seed)
+    sentences: list[str] = []
+    size = 0
+    while size < chars:
+        sentence = (
+            f"The {rng.choice(_WORDS)} of {rng.choice(_PLACES)}{rng.randrange(1000)} "
+            f"{rng.choice(_VERBS)} {rng.randrange(2, 900)} {rng.choice(_WORDS)}s "
+            f"{rng.choice(_WHEN)}, said {rng.choice(_PLACES)} official {rng.randrange(10**6)}."
+        )
+        sentences.append(sentence)
+        size += len(sentence) + 1
+    return " ".join(sentences)[:chars]
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``summscore serve`` on 127.0.0.1 in a child process, with an RSS sampler."""
+
+    def __init__(self, preset: str, extra: list[str]) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "summscore.cli", "serve", "--preset", preset]
+        command += ["--port", str(self.port), "--no-access-log", "--log-level", "warning", *extra]
+        self.log = open(os.devnull, "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.PIPE, text=True)
+        self.peak_total = self.peak_server = self.peak_worker = 0
+        self.current = (0, 0, 0)
+        self._stop = threading.Event()
+        self._wait_up()
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+        self._sampler.start()
+
+    def _wait_up(self) -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"summscore serve exited: {self.process.stderr.read()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise SystemExit("summscore serve did not come up in 120 s")
+
+    def rss(self) -> tuple[int, int, int]:
+        """(sum, server, largest worker) resident bytes of the server and its descendants."""
+        server = _rss(self.process.pid)
+        workers = [_rss(pid) for pid in _descendants(self.process.pid)]
+        return server + sum(workers), server, max(workers, default=0)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.2):
+            total, server, worker = self.current = self.rss()
+            self.peak_total = max(self.peak_total, total)
+            self.peak_server = max(self.peak_server, server)
+            self.peak_worker = max(self.peak_worker, worker)
+
+    def terminate(self) -> float:
+        """SIGTERM; seconds until the server process has exited (its workers with it)."""
+        start = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return float("inf")
+        finally:
+            self._stop.set()
+        return time.monotonic() - start
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def post(url: str, body: dict[str, Any], timeout: float = 900) -> tuple[int, dict[str, Any]]:
+    data = json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"{url}/v1/score", data=data, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def _mb(value: float) -> str:
+    return f"{value / 2**20:,.0f} MB"
+
+
+# ---------------------------------------------------------------------------- the runs
+
+
+def memory_run(args: argparse.Namespace, found: dict[str, str]) -> None:
+    server = Server(args.preset, args.server_arg)
+    print(f"memory: {args.sources} distinct sources of {args.source_chars:,} characters")
+    start = time.monotonic()
+    sent = 0
+    try:
+        for i in range(args.sources):
+            status, body = post(
+                server.url,
+                {
+                    "source": news(i, args.source_chars),
+                    "summary": "The council approved new homes.",
+                },
+            )
+            sent += 1
+            if status != 200 or body.get("error"):
+                print(f"  source {i}: HTTP {status} {str(body)[:200]}")
+            if sent % args.every == 0 or sent == args.sources:
+                total, here, worker = server.current
+                print(
+                    f"  {sent:>4} sources, {time.monotonic() - start:>6.0f} s: now {_mb(total)} "
+                    f"(server {_mb(here)}, largest worker {_mb(worker)}); peak "
+                    f"{_mb(server.peak_total)}",
+                    flush=True,
+                )
+            if server.peak_total > args.rss_limit_mb * 2**20:
+                print(f"  stopped: the server's processes passed {args.rss_limit_mb:,} MB")
+                break
+        time.sleep(0.5)
+        peak = (
+            f"{_mb(server.peak_total)} in all (server process {_mb(server.peak_server)}, "
+            f"largest worker {_mb(server.peak_worker)})"
+        )
+        print(f"peak RSS after {sent} sources: {peak}")
+        found[
+            f"peak resident memory, {sent} distinct sources of {args.source_chars:,} characters"
+        ] = peak
+        idle = server.terminate()
+        print(f"shutdown, idle (SIGTERM to exit): {idle:.2f} s")
+        found["SIGTERM to exit, idle (after those sources)"] = f"{idle:.1f} s"
+    finally:
+        server.stop()
+
+
+def _small_case(i: int) -> dict[str, Any]:
+    place = _PLACES[i % len(_PLACES)]
+    return {
+        "source": f"The council of {place} approved {10 + i} new homes on Monday. "
+        f"Building starts in {2025 + i % 7}.",
+        "summary": f"{place} approved {10 + i} homes.",
+    }
+
+
+def _timed_small(url: str, i: int) -> float:
+    start = time.perf_counter()
+    status, _ = post(url, _small_case(i), timeout=600)
+    if status != 200:
+        print(f"  small request {i}: HTTP {status}")
+    return time.perf_counter() - start
+
+
+def _figures(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return (
+        f"p50 {statistics.median(ordered) * 1000:,.0f} ms, p99 {p99 * 1000:,.0f} ms, "
+        f"max {ordered[-1] * 1000:,.0f} ms ({len(seconds)} requests)"
+    )
+
+
+def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
+    server = Server(args.preset, args.server_arg)
+    big = {"source": news(10**6, args.big_chars), "summary": news(10**6 + 1, args.big_chars)}
+    size = len(json.dumps(big)) / 2**20
+    print(f"head-of-line: small requests alone, then during a {size:.1f} MB case")
+    try:
+        _timed_small(server.url, -1)  # the worker starts (imports) on the first case: untimed
+        alone = [_timed_small(server.url, i) for i in range(args.small_alone)]
+        print("  alone: " + _figures(alone))
+        found["small requests, alone"] = _figures(alone)
+        outcome: dict[str, Any] = {}
+
+        def send_big() -> None:
+            start = time.perf_counter()
+            outcome["status"], _ = post(server.url, big)
+            outcome["seconds"] = time.perf_counter() - start
+
+        sender = threading.Thread(target=send_big, daemon=True)
+        sender.start()
+        time.sleep(1.0)  # the large case is in
+        during: list[float] = []
+        i = 1000
+        while sender.is_alive() and len(during) < args.small_during:
+            during.append(_timed_small(server.url, i))
+            i += 1
+            time.sleep(args.pause)
+        sender.join()
+        print("  during the large case: " + _figures(during))
+        print(
+            f"  peak RSS, this server: {_mb(server.peak_total)} in all (largest worker {_mb(server.peak_worker)})"
+        )
+        found[f"peak resident memory while the {size:.1f} MB case is judged"] = (
+            f"{_mb(server.peak_total)} in all (server process {_mb(server.peak_server)}, "
+            f"largest worker {_mb(server.peak_worker)})"
+        )
+        print(f"  the large case: HTTP {outcome['status']} in {outcome['seconds']:.1f} s")
+        found[f"small requests while a {size:.1f} MB case is judged"] = _figures(during)
+        if len(during) >= args.small_during:
+            print("  (the large case was still running when the small requests were done)")
+        # Shutdown with the large case in flight.
+        big2 = {"source": news(2 * 10**6, args.big_chars), "summary": big["summary"]}
+        flight: dict[str, Any] = {}
+
+        def send_again() -> None:
+            try:
+                flight["status"], flight["body"] = post(server.url, big2)
+            except OSError as exc:
+                flight["status"], flight["body"] = "no answer", repr(exc)
+
+        again = threading.Thread(target=send_again, daemon=True)
+        again.start()
+        time.sleep(2.0)
+        seconds = server.terminate()
+        again.join(30)
+        got = flight.get("status", "no answer")
+        print(f"shutdown with a large case in flight: {seconds:.2f} s; its client got {got}")
+        found["SIGTERM to exit, a large case in flight"] = f"{seconds:.1f} s (its client got {got})"
+    finally:
+        server.stop()
+
+
+def _earlier_rows() -> dict[str, str]:
+    """The rows of docs/figures/service-bounds.md as a run before this one wrote them."""
+    from figures import FIGURES
+
+    path = FIGURES / "service-bounds.md"
+    rows: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines()[2:]:
+            cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+            if line.startswith("| ") and len(cells) == 2:
+                rows[cells[0]] = cells[1]
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", default="deepeval", choices=("ragas", "deepeval", "mastra"))
+    parser.add_argument("--sources", type=int, default=100)
+    parser.add_argument("--source-chars", type=int, default=600_000)
+    parser.add_argument("--every", type=int, default=10, help="print every N sources")
+    parser.add_argument("--rss-limit-mb", type=int, default=6000)
+    parser.add_argument("--big-chars", type=int, default=1_000_000)
+    parser.add_argument("--small-alone", type=int, default=20)
+    parser.add_argument("--small-during", type=int, default=100)
+    parser.add_argument("--pause", type=float, default=0.2, help="seconds between small requests")
+    parser.add_argument("--server-arg", action="append", default=[])
+    parser.add_argument("--only", choices=("memory", "latency"))
+    parser.add_argument(
+        "--figures", action="store_true", help="write docs/figures/service-bounds.md"
+    )
+    args = parser.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"summscore serve, offline judge, {args.preset} preset; load average {load:.1f}")
+    found: dict[str, str] = {}
+    if args.only != "latency":
+        memory_run(args, found)
+    if args.only != "memory":
+        latency_run(args, found)
+    if args.figures:
+        from figures import table, write
+
+        options = " ".join(f"--server-arg={a}" for a in args.server_arg)
+        command = f"python benchmarks/serve_memory.py --preset {args.preset} {options}".strip()
+        if args.sources != 100:
+            command += f" --sources {args.sources}"
+        if args.only:  # one part measured: the other part's rows are kept from the file
+            found = {**_earlier_rows(), **found}
+            command += " --only memory --figures` and `--only latency"
+        path = write(
+            "service-bounds",
+            table(
+                ("summscore serve, offline judge, default options", "measured"), list(found.items())
+            ),
+            command=command + " --figures",
+            setting=f"load average {load:.1f} at the start, from other work on the machine",
+        )
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
