@@ -187,6 +187,7 @@ def test_every_install_include_names_a_section() -> None:
 INSTALLING_PAGES = [
     "index.md",
     "getting-started.md",
+    "judges.md",
     "ray.md",
     "troubleshooting.md",
     "frameworks/index.md",
