@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -360,8 +361,14 @@ def publish(outcomes: list[Outcome]) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import figures
 
-    body = merged(table(outcomes), figures.FIGURES / "versions.md")
-    figures.write("versions", body, command="python compat/matrix.py --figures")
+    path = figures.FIGURES / "versions.md"
+    body = merged(table(outcomes), path)
+    # The Python that ran the rows, not the machine or the day: the page is for users (how long a
+    # row took and what happened on the way go to benchmarks/README.md by hand, if worth keeping).
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    where = f"{platform.machine()} {platform.system()}"
+    how = f"Each row: `python compat/matrix.py --figures` on Python {python} ({where})."
+    path.write_text(body.rstrip() + "\n\n" + how + "\n", encoding="utf-8")
 
 
 def _rank(package: str) -> int:  # a package's place in FRAMEWORKS, the table's order

@@ -65,6 +65,9 @@ SCRIPT_PAGES = {ROOT / "README.md"} | {
     for name in (
         "index.md",
         "getting-started.md",
+        "cli.md",
+        "results.md",
+        "compare.md",
         "offline.md",
         "judges.md",
         "presets.md",

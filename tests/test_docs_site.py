@@ -147,6 +147,17 @@ def test_no_page_installs_summscore_from_an_index() -> None:
     assert not found, f"install from a clone or a wheel (docs/snippets/install.md): {sorted(found)}"
 
 
+def test_no_message_of_the_code_installs_summscore_from_an_index() -> None:
+    """MissingExtraError and the faces' own ImportErrors say how to install an extra from a clone
+    or a wheel: `pip install "summscore[ragas]"` would find nothing, or a stranger's package."""
+    found = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in sorted((ROOT / "src").rglob("*.py"))
+        for m in _FROM_INDEX.finditer(p.read_text("utf-8"))
+    ]
+    assert not found, found
+
+
 @pytest.mark.xfail(reason="issue #45 phase 2: pages other helpers edit in phase 1", strict=False)
 def test_the_known_index_lines_are_gone() -> None:
     assert not (set(_index_lines()) & KNOWN_INDEX_LINES)
@@ -176,6 +187,7 @@ def test_every_install_include_names_a_section() -> None:
 INSTALLING_PAGES = [
     "index.md",
     "getting-started.md",
+    "judges.md",
     "ray.md",
     "troubleshooting.md",
     "frameworks/index.md",

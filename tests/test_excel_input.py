@@ -321,5 +321,5 @@ def test_without_openpyxl_the_extra_to_install_is_named(
 ) -> None:
     book = _book(tmp_path / "b.xlsx", {"data": [["source", "summary"], ["a b c", "a b"]]})
     monkeypatch.setitem(sys.modules, "openpyxl", None)
-    with pytest.raises(MissingExtraError, match=r"summscore\[excel\]"):
+    with pytest.raises(MissingExtraError, match=r'pip install -e "\.\[excel\]"'):
         open_rows(book, Columns())

@@ -267,7 +267,7 @@ def test_an_excel_file_without_openpyxl_names_the_extra_and_exits(
     path = tmp_path / "rated.xlsx"
     path.write_bytes(b"PK\x03\x04")  # (never opened: the reader stops at the import)
     monkeypatch.setitem(sys.modules, "openpyxl", None)
-    with pytest.raises(SystemExit, match=r"summscore\[excel\]"):
+    with pytest.raises(SystemExit, match=r'pip install -e "\.\[excel\]"'):
         main(["--labels", str(path)])
 
 

@@ -188,7 +188,8 @@ def test_import_summscore_loads_no_framework_and_names_the_extra_when_one_is_mis
         """
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert 'pip install "summscore[deepeval]"' in out.stdout
+    assert 'pip install -e ".[deepeval]"' in out.stdout, out.stdout
+    assert '"summscore[' not in out.stdout  # summscore is on no index
 
 
 def test_judge_errors_name_the_backend_exception_not_the_key(
@@ -217,6 +218,8 @@ def test_a_framework_that_is_installed_but_broken_is_told_apart_from_a_missing_o
         "ragas", "ragas", "X", ModuleNotFoundError("No module named 'PIL'", name="PIL")
     )
     assert "installed but does not import" in str(broken) and "PIL" in str(broken)
+    assert 'pip install --force-reinstall -e ".[ragas]"' in str(broken)
+    assert '"summscore[' not in str(missing) + str(broken)  # summscore is on no index
 
 
 @pytest.mark.upstream

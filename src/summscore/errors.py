@@ -56,17 +56,29 @@ class MissingExtraError(ImportError):
         if missing:
             message = (
                 f"{feature} needs the '{package}' package, which is not installed. "
-                f'Install it with: pip install "summscore[{extra}]"'
+                f"Install summscore's '{extra}' extra: {install_hint(extra)}"
             )
         else:
             message = (
                 f"{feature} needs the '{package}' package, which is installed but does not import "
-                f"as needed ({type(cause).__name__}: {cause}). Install a supported version with: "
-                f'pip install --force-reinstall "summscore[{extra}]"'
+                f"as needed ({type(cause).__name__}: {cause}). Install a supported version with "
+                f"summscore's '{extra}' extra: {install_hint(extra, options='--force-reinstall')}"
             )
         super().__init__(message)
         self.package = package
         self.extra = extra
+
+
+def install_hint(extra: str, *, options: str = "") -> str:
+    """How to install summscore with ``extra``: from a clone of the repository or from a wheel
+    built there. summscore is on no package index, where its name with an extra would find
+    nothing, or a stranger's package of that name."""
+    flag = f"{options} " if options else ""
+    return (
+        f'pip install {flag}-e ".[{extra}]" in your clone of the repository, or '
+        f'pip install {flag}"/path/to/summscore-<version>-py3-none-any.whl[{extra}]" '
+        "with a wheel built there (summscore is not on a package index)"
+    )
 
 
 def _is_missing(package: str, cause: ImportError) -> bool:

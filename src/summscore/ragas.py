@@ -33,7 +33,7 @@ from typing import Any
 from .adapters.options import check_scorer
 from .calls.sync import run_sync
 from .cases import FieldNames
-from .errors import MissingExtraError, SummscoreError
+from .errors import MissingExtraError, SummscoreError, install_hint
 from .judges.base import Judge
 from .presets.ragas import RagasOptions
 from .prompts.ragas_upstream import UpstreamRagasPrompts, default_prompts
@@ -58,7 +58,7 @@ except ImportError as exc:  # pragma: no cover - ragas without the single-turn A
     raise ImportError(
         f"summscore.ragas needs ragas with single-turn metrics (0.2.15 or later); ragas "
         f"{getattr(_ragas, '__version__', '?')} is installed. "
-        'Install a supported version with: pip install "summscore[ragas]"'
+        f"Install a supported version with summscore's 'ragas' extra: {install_hint('ragas')}"
     ) from exc
 
 try:
@@ -167,9 +167,9 @@ if _CollectionsBaseMetric is None:  # pragma: no cover - ragas without the colle
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             raise ImportError(
                 "summscore.ragas.SummaryScore needs ragas's collections API (ragas 0.3.9 or "
-                f"later); ragas {getattr(_ragas, '__version__', '?')} is installed. Upgrade with: "
-                'pip install --upgrade "summscore[ragas]", or use the legacy '
-                "summscore.ragas.SummarizationScore with ragas.evaluate()"
+                f"later); ragas {getattr(_ragas, '__version__', '?')} is installed. Upgrade with "
+                f"summscore's 'ragas' extra ({install_hint('ragas', options='--upgrade')}), or use the "
+                "legacy summscore.ragas.SummarizationScore with ragas.evaluate()"
             )
 
 else:

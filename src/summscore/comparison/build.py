@@ -33,21 +33,25 @@ def compare(
     """Compare two runs case by case: did the candidate's summaries get worse?
 
     Args:
-        base, candidate: each a results file's path (any format ``summscore score`` writes), a
-            list of ``summscore.SummaryResult`` (``score_many``'s), a list of results
-            records (dicts) or a pandas DataFrame of them. ``candidate`` may be left out when
-            ``base`` holds an A/B run (``summscore score --summary-column a,b``): its first
-            summary column is then the base, its second the candidate.
-        base_column, candidate_column: the summary column to take from a run that holds
-            several (an A/B results file).
-        seed, resamples, confidence: the paired bootstrap's (the same seed gives the same
-            interval on any machine).
+        base: a results file's path (any format ``summscore score`` writes), a list of
+            ``summscore.SummaryResult`` (``score_many``'s), a list of results records (dicts) or
+            a pandas DataFrame of them. An A/B run (``summscore score --summary-column a,b``)
+            alone: its first summary column is the base, its second the candidate.
+        candidate: the same kinds as ``base``; left out when ``base`` holds an A/B run.
+        base_column: the summary column to take from the base when it holds several (an A/B
+            results file).
+        candidate_column: the same, for the candidate.
+        seed: the paired bootstrap's seed (the same seed gives the same interval on any
+            machine).
+        resamples: the paired bootstrap's number of resamples.
+        confidence: the interval's confidence level (0.95: a 95% interval).
         tolerance: a case whose score moved by no more than this is "unchanged" (default 0:
             any change counts).
         allow_different: compare runs scored under different presets, judges, models, prompt
             sets, thresholds or preset options (refused by default with
             ``summscore.comparison.ComparisonRefused``, a ValueError).
-        base_name, candidate_name: how the runs are named in the output.
+        base_name: how the base run is named in the output.
+        candidate_name: how the candidate run is named in the output.
 
     Cases are matched by id, or, where the ids are row numbers, by fingerprints of the source
     and summary they were scored from. The figures cover the matched cases scored in both runs;
