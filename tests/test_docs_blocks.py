@@ -85,6 +85,11 @@ SCRIPT_PAGES = {ROOT / "README.md"} | {
         "frameworks/mlflow.md",
         "frameworks/inspect.md",
         "frameworks/opik.md",
+        "frameworks/langsmith.md",
+        "frameworks/promptfoo.md",
+        "frameworks/braintrust.md",
+        "frameworks/phoenix.md",
+        "frameworks/trulens.md",
     )
 }
 _MARKER = re.compile(r"<!--\s*test:\s*(.*?)\s*-->")
