@@ -513,3 +513,45 @@ def test_the_test_files_a_page_shows_pass_under_pytest(page: str, tmp_path: Path
         env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ------------------------------------------------------------------ sections a search can land on
+
+_FENCED = re.compile(r"^([ \t]*)```.*?^\1```[^\n]*$", re.M | re.S)
+_PROSE_WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
+MAX_SECTION_WORDS = 450  # "about 400 words of prose" (issue #45)
+
+
+def _sections(text: str) -> list[tuple[str, int]]:
+    """(heading, words of prose) for each section of a page: code blocks, tables, comments and
+    snippet includes are not prose."""
+    text = re.sub(r"<!--.*?-->", "", _FENCED.sub("", text), flags=re.S)
+    parts = re.split(r"^(#{1,6} .*)$", text, flags=re.M)
+    found = [("(top)", parts[0])] + [(parts[i], parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
+    return [
+        (
+            heading.strip(),
+            sum(
+                len(_PROSE_WORD.findall(line))
+                for line in body.splitlines()
+                if not line.lstrip().startswith(("|", "--8<--"))
+            ),
+        )
+        for heading, body in found
+    ]
+
+
+def test_the_sections_count_prose_only() -> None:
+    page = "# A\n\none two three\n\n```bash\n# not a heading\nfour five\n```\n\n| six | seven |\n"
+    assert _sections(page) == [("(top)", 0), ("# A", 3)]
+
+
+def test_no_section_is_longer_than_about_400_words_of_prose() -> None:
+    pages = [README, *sorted(p for p in DOCS.rglob("*.md") if "snippets" not in p.parts)]
+    long = [
+        f"{page.relative_to(ROOT)} {heading!r}: {words} words"
+        for page in pages
+        for heading, words in _sections(page.read_text("utf-8"))
+        if words > MAX_SECTION_WORDS
+    ]
+    assert not long, long
