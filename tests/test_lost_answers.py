@@ -66,7 +66,9 @@ async def test_a_lost_first_answer_is_asked_again_once_later_answers_show_the_la
             await asyncio.sleep(0.001)
             return await super().complete(request)
 
-    s = SummarizationScorer(llm=LosesTheFirst(ragas_script()), prompts="own", timeout=3600)
+    s = SummarizationScorer(
+        llm=LosesTheFirst(ragas_script()), preset="ragas", prompts="own", timeout=3600
+    )
     results = await asyncio.wait_for(
         s.ascore_many([(f"source {i}", "summary") for i in range(20)], progress=False), _WATCHDOG
     )
