@@ -5,6 +5,10 @@ summary the way summscore does (one verdict per row, not questions and claims), 
 compare seconds and judge calls, not scores. LangSmith and Inspect ship no such metric for a
 summary and a source (LangSmith's live in the separate openevals package; Inspect's
 ``model_graded_fact`` needs a target answer).
+
+Their clients are built with the SDK's own retries off (``max_retries=0``, ``num_retries=0``), as
+the faces' ``AsyncOpenAI`` client is (summscore retries by itself); a 429 that the framework does
+not retry shows as a failed row.
 """
 
 from __future__ import annotations
