@@ -1,17 +1,18 @@
-"""The systems ``throughput.py --faces`` times: each framework's own evaluation loop with its own
-summarization metric ("upstream") and with summscore's face, and the core's ``score_many`` on
-the same cases. Every runner takes ``(url, cases)`` (the compat judge server's base URL, the
-cases) and returns how many rows failed. A face is given ``scorer=`` a scorer over an
-``AsyncOpenAI`` client (adaptive request limit, no ``max_concurrency``), built as ``score_many``'s
-is here, so that its 429 count is the one to compare a face's with.
+"""The systems ``throughput.py --faces`` times: each framework's own evaluation loop with
+summscore's face, with the framework's own metric where it has one, and the core's
+``score_many`` on the same cases. Every runner takes ``(url, cases)`` (the compat judge server's
+base URL, the cases) and returns how many rows failed. A face is given ``scorer=`` a scorer over
+an ``AsyncOpenAI`` client (adaptive request limit, no ``max_concurrency``), built as
+``score_many``'s is, so that its 429 count is the one to compare a face's with.
 
-Which loop runs how many rows at once is the framework's default: ragas ``evaluate()`` 16
-workers, deepeval ``evaluate()`` 20 test cases, MLflow ``genai.evaluate()`` 10 worker threads
-(``MLFLOW_GENAI_EVAL_MAX_WORKERS``), Opik ``evaluate_on_dict_items`` its task threads, Inspect
-``eval()`` its sample limit, LangSmith ``evaluate()`` one example at a time (``max_concurrency=0``),
-Braintrust ``Eval`` no limit, Phoenix ``async_evaluate_dataframe`` 3 rows (``concurrency``).
-A loop that judges fewer rows at once than the face could keeps it below ``score_many``, which
-has no such cap: that is the loop's limit, not the face's.
+A loop runs at its default concurrency (``rows=None``: ragas ``evaluate()`` 16 workers, deepeval
+``evaluate()`` 20 test cases, MLflow ``genai.evaluate()`` 10 threads, Opik
+``evaluate_on_dict_items`` 16 scoring threads, Inspect ``eval()`` the model's connection limit,
+LangSmith ``evaluate()`` one example at a time, Braintrust ``Eval`` no limit, Phoenix
+``async_evaluate_dataframe`` 3 rows) or with its own knob set to ``rows`` (``groups`` sets it to
+every row at once, as ``score_many`` has them). A loop that judges fewer rows at once than the
+face could keeps it below ``score_many``, which has no such cap: that is the loop's limit, not
+the face's, and the raised rows take it away.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ import asyncio
 import os
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import loop_judges
 from compat.corpus import Case
 
 MODEL = "gpt-4o-mini"
@@ -114,7 +117,9 @@ def deepeval_evaluate(face: bool) -> Runner:
 # ------------------------------------------------------------------- the other frameworks
 
 
-def mlflow_evaluate(preset: str) -> Runner:
+def mlflow_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+    """``mlflow.genai.evaluate()``: rows at once = ``MLFLOW_GENAI_EVAL_MAX_WORKERS`` (10)."""
+
     def run(url: str, cases: list[Case]) -> int:
         import mlflow
 
@@ -126,30 +131,44 @@ def mlflow_evaluate(preset: str) -> Runner:
         mlflow.set_tracking_uri(f"file://{store}")
         mlflow.set_experiment("summscore-bench")
         data = [{"inputs": {"document": c.source}, "outputs": c.summary} for c in cases]
-        scorer = Summarization(scorer=_scorer(url, preset))
-        table = mlflow.genai.evaluate(data=data, scorers=[scorer]).result_df
-        return int(table["summarization/value"].isna().sum())
+        if own:
+            scorer, column = loop_judges.mlflow_judge(url), loop_judges.MLFLOW_COLUMN
+        else:
+            scorer, column = Summarization(scorer=_scorer(url, preset)), "summarization/value"
+        with _env(MLFLOW_GENAI_EVAL_MAX_WORKERS=rows):
+            table = mlflow.genai.evaluate(data=data, scorers=[scorer]).result_df
+        return int(table[column].isna().sum())
 
     return run
 
 
-def opik_evaluate(preset: str) -> Runner:
+def opik_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+    """``opik.evaluate_on_dict_items()``: rows at once = ``scoring_threads`` (16)."""
+
     def run(url: str, cases: list[Case]) -> int:
         import opik
 
         from summscore.opik import Summarization
 
+        metric = (
+            loop_judges.opik_judge(url)
+            if own
+            else Summarization(scorer=_scorer(url, preset), track=False)
+        )
         result = opik.evaluate_on_dict_items(
-            items=[{"input": c.source, "summary": c.summary} for c in cases],
+            items=[{"input": c.source, "summary": c.summary, "context": [c.source]} for c in cases],
             task=lambda item: {"output": item["summary"]},
-            scoring_metrics=[Summarization(scorer=_scorer(url, preset), track=False)],
+            scoring_metrics=[metric],
+            **({} if rows is None else {"scoring_threads": rows}),
         )
         return sum(1 for t in result.test_results for s in t.score_results if s.scoring_failed)
 
     return run
 
 
-def inspect_eval(preset: str) -> Runner:
+def inspect_eval(preset: str, rows: int | None = None) -> Runner:
+    """Inspect ``eval()``: samples at once = ``max_samples`` (default ``max_connections``, 10)."""
+
     def run(url: str, cases: list[Case]) -> int:
         from inspect_ai import Task, eval
         from inspect_ai.dataset import Sample
@@ -170,7 +189,10 @@ def inspect_eval(preset: str) -> Runner:
             model=get_model("mockllm/model", custom_outputs=outputs),
         )
         [log] = eval(
-            task, log_dir=tempfile.mkdtemp(prefix="summscore-bench-inspect-"), display="none"
+            task,
+            log_dir=tempfile.mkdtemp(prefix="summscore-bench-inspect-"),
+            display="none",
+            **({} if rows is None else {"max_samples": rows}),
         )
         values = [s.scores["summarization"].value for s in log.samples or []]
         return sum(1 for v in values if not isinstance(v, (int, float)) or v != v)
@@ -178,7 +200,9 @@ def inspect_eval(preset: str) -> Runner:
     return run
 
 
-def langsmith_evaluate(preset: str) -> Runner:
+def langsmith_evaluate(preset: str, rows: int | None = None) -> Runner:
+    """LangSmith ``evaluate()``: examples at once = ``max_concurrency`` (0: one at a time)."""
+
     def run(url: str, cases: list[Case]) -> int:
         from langsmith import Client, evaluate
         from langsmith.schemas import Example
@@ -197,6 +221,7 @@ def langsmith_evaluate(preset: str) -> Runner:
             evaluators=[Summarization(scorer=_scorer(url, preset), source_key="article")],
             upload_results=False,
             client=Client(api_key="offline", api_url="http://127.0.0.1:9"),
+            **({} if rows is None else {"max_concurrency": rows}),
         )
         return sum(
             1 for row in results for r in row["evaluation_results"]["results"] if r.score is None
@@ -205,30 +230,35 @@ def langsmith_evaluate(preset: str) -> Runner:
     return run
 
 
-def braintrust_eval(preset: str) -> Runner:
+def braintrust_eval(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+    """``braintrust.Eval()``: rows at once = ``max_concurrency`` (no limit by default)."""
+
     def run(url: str, cases: list[Case]) -> int:
         import braintrust
 
         from summscore.braintrust import Summarization
 
         # The task "writes" the case's summary (given as expected; the face ignores expected).
+        score = (
+            loop_judges.braintrust_judge(url) if own else Summarization(scorer=_scorer(url, preset))
+        )
         result = braintrust.Eval(
             "summscore-bench",
             data=[braintrust.EvalCase(input=c.source, expected=c.summary) for c in cases],
             task=lambda input, hooks: hooks.expected,
-            scores=[Summarization(scorer=_scorer(url, preset))],
+            scores=[score],
             no_send_logs=True,
+            **({} if rows is None else {"max_concurrency": rows}),
         )
-        return sum(
-            1
-            for r in result.results
-            if r.error is not None or r.scores.get("Summarization") is None
-        )
+        name = loop_judges.BRAINTRUST_NAME if own else "Summarization"
+        return sum(1 for r in result.results if r.error is not None or r.scores.get(name) is None)
 
     return run
 
 
-def phoenix_evaluate(preset: str) -> Runner:
+def phoenix_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+    """Phoenix ``async_evaluate_dataframe()``: rows at once = ``concurrency`` (3)."""
+
     def run(url: str, cases: list[Case]) -> int:
         import pandas as pd
         from phoenix.evals import async_evaluate_dataframe
@@ -236,32 +266,45 @@ def phoenix_evaluate(preset: str) -> Runner:
         from summscore.phoenix import SummarizationEvaluator
 
         df = pd.DataFrame(
-            {"input": [c.source for c in cases], "output": [c.summary for c in cases]}
+            {
+                "input": [c.source for c in cases],
+                "output": [c.summary for c in cases],
+                "context": [c.source for c in cases],
+            }
         )
-        evaluator = SummarizationEvaluator(scorer=_scorer(url, preset))
+        if own:
+            evaluator, column = loop_judges.phoenix_judge(url), loop_judges.PHOENIX_COLUMN
+        else:
+            evaluator = SummarizationEvaluator(scorer=_scorer(url, preset))
+            column = "summarization_score"
         out = asyncio.run(
-            async_evaluate_dataframe(dataframe=df, evaluators=[evaluator], hide_tqdm_bar=True)
+            async_evaluate_dataframe(
+                dataframe=df,
+                evaluators=[evaluator],
+                hide_tqdm_bar=True,
+                **({} if rows is None else {"concurrency": rows}),
+            )
         )
-        return sum(1 for d in out["summarization_score"] if d is None or d.get("score") is None)
+        return sum(1 for d in out[column] if d is None or d.get("score") is None)
 
     return run
 
 
-# (loop, upstream runner, face runner, score_many runner for the 429 count, preset). Where the
-# framework has no summarization metric of its own, score_many is the upstream to beat.
-PRESET = "ragas"
+# ------------------------------------------------------------------- helpers
 
 
-def loops() -> list[tuple[str, Runner, Runner, Runner]]:
-    many_ragas, many_deepeval = score_many("ragas"), score_many("deepeval")
-    many = score_many(PRESET)
-    return [
-        ("ragas evaluate()", ragas_evaluate(False), ragas_evaluate(True), many_ragas),
-        ("deepeval evaluate()", deepeval_evaluate(False), deepeval_evaluate(True), many_deepeval),
-        ("MLflow genai.evaluate()", many, mlflow_evaluate(PRESET), many),
-        ("Opik evaluate_on_dict_items()", many, opik_evaluate(PRESET), many),
-        ("Inspect eval()", many, inspect_eval(PRESET), many),
-        ("LangSmith evaluate()", many, langsmith_evaluate(PRESET), many),
-        ("Braintrust Eval()", many, braintrust_eval(PRESET), many),
-        ("Phoenix async_evaluate_dataframe()", many, phoenix_evaluate(PRESET), many),
-    ]
+@contextmanager
+def _env(**values: int | None) -> Iterator[None]:
+    """Set the environment variables given a value for the block, then put back what was."""
+    saved = {name: os.environ.get(name) for name in values}
+    try:
+        for name, value in values.items():
+            if value is not None:
+                os.environ[name] = str(value)
+        yield
+    finally:
+        for name, old in saved.items():
+            if old is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = old

@@ -23,16 +23,17 @@ beat: max(dependent rounds x latency, fewest calls x latency / cap). Upstream pa
 their defaults (ragas: 16 workers; deepeval: 20 test cases at once). Needs the ragas and deepeval
 extras; takes a few minutes.
 
-``--faces`` times each face inside its framework's own evaluation loop (benchmarks/loop_runners.py):
-against the framework's own summarization metric in the same loop (``ragas.evaluate()`` with
-ragas' ``SummarizationScore``, ``deepeval.evaluate()`` with deepeval's ``SummarizationMetric``) or,
-for a framework without one (MLflow, Opik, Inspect, LangSmith, Braintrust, Phoenix), against the
-core's ``score_many`` on the same cases; and it counts the 429s each meets beside ``score_many``'s
-(the adaptive limit, as the faces use it). One run cannot tell a regression from noise, so each
-row's systems run ``--repeats`` times (at least 3), interleaved (the order rotates each repeat),
-and the table gives the median of the per-repeat ratios (upstream seconds / face seconds: above
-1, the face is faster) with their spread. ``--figures`` writes it to
-docs/figures/faces_in_loops.md.
+``--faces`` times each face inside its framework's own evaluation loop (benchmarks/loop_plan.py,
+loop_runners.py, loop_judges.py). ragas and deepeval: the face against the framework's own
+summarization metric in the same loop. MLflow, Opik, Inspect, LangSmith, Braintrust and Phoenix
+(no summarization metric): the face at the loop's default concurrency and with the loop's own
+knob raised to every row at once, both against the core's ``score_many``, and (knob raised)
+against the framework's own LLM-judge metric in the same loop where it has one. Every row counts
+the 429s beside ``score_many``'s (the adaptive limit, as the faces use it). One run cannot tell
+a regression from noise, so each loop's systems run ``--repeats`` times (at least 3),
+interleaved (the order rotates each repeat), and the table gives the median of the per-repeat
+ratios (the other system's seconds / the face's seconds: above 1, the face is faster) with their
+spread. ``--figures`` writes it to docs/figures/faces_in_loops.md.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # LiteLLM: no price-map download
 
+import loop_plan
 import loop_runners
 from compat.corpus import CASES, Case
 from compat.judge_server import Faults, JudgeServer
@@ -172,61 +175,91 @@ def ragas_abatch_score(url: str, cases: list[Case]) -> int:
     return sum(r.value is None for r in results)
 
 
+HEADER = (
+    "| shape | loop | face's loop concurrency | face compared with | ratio: its s / face s "
+    "| s per case: it / face | 429s: it / face / score_many | judge calls: it / face "
+    "| failed rows: it / face |"
+)
+
+
 def faces_in_loops(
     server: Server, shapes: list[tuple[int, int]], repeats: int, loops: tuple[str, ...] = ()
 ) -> str:
-    """Each face in its framework's loop against the framework's own metric in the same loop
-    (``score_many`` where it has none), and ``score_many`` for the 429 count (those of
-    ``loops``, a prefix of the loop's name; every loop when empty): a markdown table."""
-    import statistics
-
+    """Each face in its framework's loop, at the loop's default concurrency and with its knob
+    raised, against the framework's own metric in the same loop or ``score_many``; the systems of
+    a loop run interleaved (those of ``loops``, a prefix of the loop's name; every loop when
+    empty). A markdown table."""
     lines = [
-        f"{repeats} interleaved repeats of each row (the order rotates each repeat); ratio = "
-        "upstream seconds / face seconds (above 1: the face is faster), median (min-max) of "
-        "the per-repeat ratios; 429s = median rate-limited answers per run; upstream is the "
-        f"framework's own summarization metric, or score_many (preset {loop_runners.PRESET!r}) "
-        "where the "
-        "framework has none",
+        f"{repeats} interleaved repeats of each loop's systems (the order rotates each repeat). "
+        "Ratio = seconds of what the face is compared with / seconds of the face (above 1: the "
+        "face is faster), median (min-max) of the per-repeat ratios. score_many is the core "
+        f"alone (preset {loop_plan.PRESET!r}, every row at once), outside any loop. The "
+        "face's loop concurrency is the framework's default (what a user who sets nothing "
+        "meets) or its knob raised to every row at once, as score_many has them; the "
+        "framework's own metric runs in the same loop with the same knob. 429s = median "
+        "rate-limited answers per run.",
         "",
-        "| shape | loop | upstream | ratio | 429s: upstream / face / score_many "
-        "| judge calls: upstream / face | failed rows: upstream / face |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        HEADER,
+        "|" + " --- |" * (HEADER.count("|") - 1),
     ]
     for sources, summaries in shapes:
         cases = make_cases(sources, summaries)
-        for loop, upstream, face, many in loop_runners.loops():
-            if loops and not loop.lower().startswith(loops):
+        for group in loop_plan.groups(len(cases)):
+            if loops and not group.loop.lower().startswith(loops):
                 continue
-            systems = {"upstream": upstream, "face": face}
-            if many is not upstream:
-                systems["score_many"] = many
-            runs: dict[str, list[Row]] = {name: [] for name in systems}
-            names = list(systems)
-            for repeat in range(repeats):
-                order = names[repeat % len(names) :] + names[: repeat % len(names)]
-                for name in order:
-                    runs[name].append(
-                        measure(server, f"{name} in {loop}", "", systems[name], cases)
-                    )
-            if "score_many" not in runs:
-                runs["score_many"] = runs["upstream"]
-            ratios = [u.seconds / f.seconds for u, f in zip(runs["upstream"], runs["face"])]
-            rejected = {k: statistics.median(r.rejected for r in v) for k, v in runs.items()}
-            calls = {k: statistics.median(r.calls for r in v) for k, v in runs.items()}
-            failed = {k: sum(r.failed for r in v) for k, v in runs.items()}
-            errors = {r.error for v in runs.values() for r in v if r.error}
-            name = "score_many" if upstream is many else "own metric"
-            lines.append(
-                f"| {sources} x {summaries} | {loop} | {name} | "
-                f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
-                f"{rejected['upstream']:.0f} / {rejected['face']:.0f} / "
-                f"{rejected['score_many']:.0f} | {calls['upstream']:.0f} / {calls['face']:.0f} | "
-                f"{failed['upstream']} / {failed['face']}"
-                + (f" (stopped: {', '.join(sorted(errors))})" if errors else "")
-                + " |"
-            )
-            print(lines[-1], file=sys.stderr, flush=True)
+            runs = run_group(server, group, cases, repeats)
+            for pair in group.pairs:
+                lines.append(table_row(f"{sources} x {summaries}", group, pair, runs, len(cases)))
+                print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines)
+
+
+def run_group(
+    server: Server, group: loop_plan.Group, cases: list[Case], repeats: int
+) -> dict[str, list[Row]]:
+    """Every system of ``group`` ``repeats`` times, interleaved: the order rotates each repeat."""
+    names = list(group.systems)
+    runs: dict[str, list[Row]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        order = names[repeat % len(names) :] + names[: repeat % len(names)]
+        for name in order:
+            runs[name].append(
+                measure(server, f"{name} in {group.loop}", "", group.systems[name], cases)
+            )
+    return runs
+
+
+def table_row(
+    shape: str,
+    group: loop_plan.Group,
+    pair: loop_plan.Pair,
+    runs: dict[str, list[Row]],
+    cases: int,
+) -> str:
+    """One line of the table: ``pair.face`` against ``pair.other`` over the same repeats."""
+    import statistics
+
+    face, other, many = runs[pair.face], runs[pair.other], runs["score_many"]
+    ratios = [o.seconds / f.seconds for o, f in zip(other, face)]
+    if pair.knob == loop_plan.RAISED:
+        knob = f"{group.knob}{loop_plan.rows_at_once(cases)}"
+    else:
+        knob = "default"
+
+    def med(rows: list[Row], field: str) -> float:
+        return float(statistics.median(getattr(r, field) for r in rows))
+
+    errors = {r.error for r in (*face, *other) if r.error}
+    return (
+        f"| {shape} | {group.loop} | {knob} | {pair.against} | "
+        f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
+        f"{med(other, 'seconds') / cases:.3f} / {med(face, 'seconds') / cases:.3f} | "
+        f"{med(other, 'rejected'):.0f} / {med(face, 'rejected'):.0f} / "
+        f"{med(many, 'rejected'):.0f} | {med(other, 'calls'):.0f} / {med(face, 'calls'):.0f} | "
+        f"{sum(r.failed for r in other)} / {sum(r.failed for r in face)}"
+        + (f" (stopped: {', '.join(sorted(errors))})" if errors else "")
+        + " |"
+    )
 
 
 def settle_gc() -> None:
@@ -332,6 +365,24 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, {load}, Python {sys.version.split()[0]}"
 
 
+def load_average() -> float | None:
+    """The machine's one-minute load average, or None where the system has none."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def load_note(start: float | None, end: float | None, shapes: list[tuple[int, int]]) -> str:
+    """The figure's last line: the cases per shape and the machine's load while it ran."""
+    cases = ", ".join(f"{s} x {k} ({s * k} cases)" for s, k in shapes)
+    if start is None or end is None:
+        load = "load average unknown"
+    else:
+        load = f"load average {start:.1f} at the start and {end:.1f} at the end"
+    return f"Shapes: {cases}. Machine: {os.cpu_count()} cores, {load}."
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.2)
@@ -410,12 +461,14 @@ def main() -> None:
                 shapes = [
                     tuple(int(x) for x in s.lower().split("x")) for s in args.shapes.split(",")
                 ]
+                started = load_average()
                 table = faces_in_loops(
                     server,
                     shapes,  # type: ignore[arg-type]
                     args.repeats,
                     tuple(args.loops),
                 )
+                table += "\n\n" + load_note(started, load_average(), shapes)  # type: ignore[arg-type]
                 print(f"\nmachine: {machine()}\n{table}")
                 if args.figures:
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from .test_benchmarks import _run
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_throughput_prints_one_table_per_shape_with_the_bound() -> None:
@@ -16,3 +25,108 @@ def test_throughput_prints_one_table_per_shape_with_the_bound() -> None:
 def test_lexical_workers_gives_the_same_numbers_on_two_workers() -> None:
     out = _run("benchmarks/lexical_workers.py", "--rows", "8", "--workers", "2")
     assert "| 2 |" in out and "NO" not in out
+
+
+# ------------------------------------------------- throughput.py --faces: the plan and the table
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import loop_plan  # noqa: E402
+import loop_runners  # noqa: E402
+import throughput  # noqa: E402
+
+OTHERS = ("MLflow", "Opik", "Inspect", "LangSmith", "Braintrust", "Phoenix")
+
+
+def test_every_capped_loop_has_a_default_row_and_a_raised_row_against_score_many() -> None:
+    groups = {g.loop.split()[0]: g for g in loop_plan.groups(80)}
+    assert set(groups) == {"ragas", "deepeval", *OTHERS}
+    for name in ("ragas", "deepeval"):  # their own summarization metric, at the loop's default
+        assert [(p.knob, p.face) for p in groups[name].pairs] == [(loop_plan.DEFAULT, "face")]
+    for name in OTHERS:
+        group = groups[name]
+        against = {(p.knob, p.against) for p in group.pairs}
+        assert (loop_plan.DEFAULT, "score_many") in against, name
+        assert (loop_plan.RAISED, "score_many") in against, name
+        for pair in group.pairs:  # each row's two systems run in the group, interleaved
+            assert {pair.face, pair.other, "score_many"} <= set(group.systems), name
+            if pair.against not in ("score_many",):  # an own judge runs with the knob raised
+                assert pair.knob == loop_plan.RAISED and pair.face == "face, knob raised"
+    assert {n for n in OTHERS if len(groups[n].pairs) == 3} == {
+        "MLflow",
+        "Opik",
+        "Braintrust",
+        "Phoenix",
+    }
+
+
+def test_the_raised_knob_holds_every_row_at_once_up_to_score_manys_pool() -> None:
+    assert loop_plan.rows_at_once(80) == 80
+    assert loop_plan.rows_at_once(5000) == 512  # 8 rows per request x the ceiling of 64
+
+
+def test_an_environment_knob_is_put_back_after_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MLFLOW_GENAI_EVAL_MAX_WORKERS", raising=False)
+    monkeypatch.setenv("SUMMSCORE_BENCH_KNOB", "7")
+    with loop_runners._env(MLFLOW_GENAI_EVAL_MAX_WORKERS=80, SUMMSCORE_BENCH_KNOB=None):
+        assert os.environ["MLFLOW_GENAI_EVAL_MAX_WORKERS"] == "80"
+        assert os.environ["SUMMSCORE_BENCH_KNOB"] == "7"  # None: the default, untouched
+    assert "MLFLOW_GENAI_EVAL_MAX_WORKERS" not in os.environ
+    with pytest.raises(RuntimeError), loop_runners._env(SUMMSCORE_BENCH_KNOB=3):
+        raise RuntimeError
+    assert os.environ["SUMMSCORE_BENCH_KNOB"] == "7"
+
+
+class _Server:
+    url = "http://127.0.0.1:9"
+
+    def stats(self) -> tuple[int, int]:
+        return (0, 0)
+
+
+def test_a_groups_systems_run_interleaved_the_order_rotating_each_repeat() -> None:
+    ran: list[str] = []
+
+    def runner(name: str) -> loop_runners.Runner:
+        def run(url: str, cases: list[Any]) -> int:
+            if len(cases) > 2:  # the timed run, not the untimed set-up
+                ran.append(name)
+            return 0
+
+        return run
+
+    group = loop_plan.Group("x", "k=", {n: runner(n) for n in ("a", "b", "c")}, [])
+    runs = throughput.run_group(_Server(), group, throughput.make_cases(1, 3), 3)  # type: ignore[arg-type]
+    assert ran == ["a", "b", "c", "b", "c", "a", "c", "a", "b"]
+    assert {name: len(rows) for name, rows in runs.items()} == {"a": 3, "b": 3, "c": 3}
+
+
+def _row(seconds: float, rejected: int = 0, failed: int = 0) -> throughput.Row:
+    return throughput.Row("s", "", seconds, 300, rejected, 2.0, failed)
+
+
+def test_a_table_row_gives_the_median_ratio_its_range_and_the_knob_it_ran_with() -> None:
+    group = loop_plan.Group("LangSmith evaluate()", "max_concurrency=", {}, [])
+    runs = {
+        "face, knob raised": [_row(4.0, 3), _row(2.0, 1), _row(5.0, 2)],
+        "score_many": [_row(2.0, 6), _row(2.0, 4), _row(4.0, 5)],
+    }
+    raised = loop_plan.Pair(loop_plan.RAISED, "score_many", "face, knob raised", "score_many")
+    line = throughput.table_row("16 x 5", group, raised, runs, 80)
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[:4] == ["16 x 5", "LangSmith evaluate()", "max_concurrency=80", "score_many"]
+    assert cells[4] == "0.80x (0.50-1.00)"  # ratios 0.5, 1.0, 0.8: score_many s / face s
+    assert cells[5] == f"{2.0 / 80:.3f} / {4.0 / 80:.3f}"
+    assert cells[6:] == ["5 / 2 / 5", "300 / 300", "0 / 0"]
+    default = loop_plan.Pair(loop_plan.DEFAULT, "score_many", "face, knob raised", "score_many")
+    runs["score_many"][0] = throughput.Row("s", "", 2.0, 0, 0, 0.0, 80, "TimeoutError")
+    line = throughput.table_row("16 x 5", group, default, runs, 80)
+    assert "| default |" in line and line.endswith("80 / 0 (stopped: TimeoutError) |")
+
+
+def test_the_figure_states_the_shapes_and_the_load() -> None:
+    note = throughput.load_note(12.04, 15.5, [(16, 5), (80, 1)])
+    assert note == (
+        f"Shapes: 16 x 5 (80 cases), 80 x 1 (80 cases). Machine: {os.cpu_count()} cores, "
+        "load average 12.0 at the start and 15.5 at the end."
+    )
+    assert "unknown" in throughput.load_note(None, None, [(1, 1)])
