@@ -29,12 +29,13 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..adapters.promptfoo import case_texts, grading_result
 from ..results import SummaryResult
+from .errors import ApiError
 from .models import ScoreRequest
 from .runner import Runner
 
@@ -115,13 +116,18 @@ def add_promptfoo_route(
         tags=["promptfoo"],
     )
     async def promptfoo(
+        request: Request,
         body: PromptfooRequest,
         source_var_name: str = Query(
-            "source", alias="source_var", description="the test variable holding the source"
+            "source",
+            alias="source_var",
+            min_length=1,
+            description="the test variable holding the source",
         ),
         threshold: float | None = Query(None, description="the pass mark (default: the preset's)"),
     ) -> JSONResponse:
         """Grade promptfoo's output against the test's source variable."""
+        _check_query(request)
         try:  # the Python assertion's checks and words (adapters/promptfoo.py)
             source, summary = case_texts(body.context, body.output, source_var_name)
             case = ScoreRequest.model_validate({"source": source, "summary": summary})
@@ -134,3 +140,20 @@ def add_promptfoo_route(
             {**data, "score": math.nan if score is None else score}
         )
         return JSONResponse(grading_result(result, threshold))
+
+
+_QUERY = ("source_var", "threshold")
+
+
+def _check_query(request: Request) -> None:
+    """A query parameter this route does not take (a misspelt ``source_var`` in the webhook's
+    URL) is refused, naming it, rather than ignored: an ignored one would score against the
+    wrong variable without a word."""
+    unknown = [name for name in request.query_params if name not in _QUERY]
+    if unknown:
+        raise ApiError(
+            422,
+            "invalid_option",
+            f"unknown query parameter {unknown[0]!r}; this endpoint takes {' and '.join(_QUERY)}",
+            field=f"query.{unknown[0]}",
+        )
