@@ -324,8 +324,8 @@ def _clear_lexical_memos() -> None:
         for value in vars(module).values():
             clear = getattr(value, "cache_clear", None)
             if callable(clear) and not isinstance(value, type):
-                clear()
-    _doc._cache = _doc._DocCache(_doc._cache.size)
+                clear()  # (the analysed texts too: _doc._cache has cache_clear)
+    assert not _doc._cache._items
 
 
 def _requests(row: Row) -> list[tuple[str, dict[str, Any]]]:
