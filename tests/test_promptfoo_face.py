@@ -292,10 +292,15 @@ def test_every_test_is_graded_inside_promptfoo_eval(judge_server: Any, tmp_path:
 
 
 def _same_metadata(graded: dict[str, Any]) -> dict[str, Any]:
-    """A grading result's metadata without what depends on the caches (calls and cost)."""
-    return {
+    """A grading result's metadata without what depends on the caches (calls and cost); the
+    judge by its model, as the service names it (in process, the name carries the server's
+    address, ``openai:gpt-4o-mini@127.0.0.1:PORT``; the service never says where its judge is)."""
+    metadata = {
         k: v for k, v in (graded.get("metadata") or {}).items() if k not in ("judge_calls", "cost")
     }
+    if isinstance(metadata.get("judge"), str):
+        metadata["judge"] = metadata["judge"].split("@", 1)[0]
+    return metadata
 
 
 def test_several_passages_reach_the_scorer_whole_and_both_forms_answer_alike(
