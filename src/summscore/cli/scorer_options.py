@@ -11,7 +11,14 @@ from typing import Any
 from ..errors import MissingExtraError
 from ..scorer import SummarizationScorer
 from .usage import UsageError
-from .workers import WorkersChoice, available_cpus, choose_workers, idle_cpus, input_bytes
+from .workers import (
+    WorkersChoice,
+    available_cpus,
+    choose_workers,
+    idle_cpus,
+    input_bytes,
+    worker_bytes,
+)
 
 __all__ = ["add_scorer_options", "make_judge", "make_scorer", "make_shards", "release_judge"]
 
@@ -241,7 +248,11 @@ def release_judge(scorer: SummarizationScorer, interrupted: bool = False) -> Non
 def auto_workers(args: argparse.Namespace) -> WorkersChoice:
     """``score`` without ``--workers``: the choice from a probe of the input and the CPUs."""
     size = input_bytes(args.input, args.limit) if args.judge == "lexical" else None
-    return choose_workers(args.judge, size, idle_cpus(available_cpus()))
+    preset = getattr(args, "preset", None) or "deepeval"
+    cpus = available_cpus()
+    if size is not None and size >= 2 * worker_bytes(preset) and cpus > 1:
+        cpus = idle_cpus(cpus)  # (the probe: only where two workers could pay)
+    return choose_workers(args.judge, size, cpus, preset)
 
 
 def _workers(args: argparse.Namespace) -> int:
