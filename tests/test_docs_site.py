@@ -175,13 +175,8 @@ def test_every_install_include_names_a_section() -> None:
         assert include.search((DOCS / page).read_text("utf-8")), f"{page}: no install snippet"
 
 
-# The pages of this work that tell users what to install (each includes the install snippet).
-INSTALLING_PAGES = [
-    "index.md",
-    "getting-started.md",
-    "judges.md",
-    "ray.md",
-    "troubleshooting.md",
+# The framework pages and the service's page: each installs an extra and shows an offline tab.
+FACE_PAGES = [
     "frameworks/index.md",
     "frameworks/ragas.md",
     "frameworks/deepeval.md",
@@ -195,6 +190,16 @@ INSTALLING_PAGES = [
     "frameworks/phoenix.md",
     "frameworks/trulens.md",
     "service.md",
+]
+
+# The pages of this work that tell users what to install (each includes the install snippet).
+INSTALLING_PAGES = [
+    "index.md",
+    "getting-started.md",
+    "judges.md",
+    "ray.md",
+    "troubleshooting.md",
+    *FACE_PAGES,
 ]
 
 
@@ -209,23 +214,8 @@ def test_the_readme_installs_from_a_clone_or_a_wheel() -> None:
 
 # ------------------------------------------------------------------ offline tabs
 
-# Framework pages whose main example comes in the two tabs (the faces work does the same on
-# langsmith, promptfoo, braintrust, phoenix and trulens).
-TABBED_PAGES = [
-    "frameworks/index.md",
-    "frameworks/ragas.md",
-    "frameworks/deepeval.md",
-    "frameworks/mastra.md",
-    "frameworks/mlflow.md",
-    "frameworks/inspect.md",
-    "frameworks/opik.md",
-    "frameworks/langsmith.md",
-    "frameworks/promptfoo.md",
-    "frameworks/braintrust.md",
-    "frameworks/phoenix.md",
-    "frameworks/trulens.md",
-    "service.md",
-]
+# Every framework page and the service's: the main example comes in the two tabs.
+TABBED_PAGES = FACE_PAGES
 # Pages whose main example is a command (bash tabs): the offline tab runs it without --judge.
 COMMAND_TABS = {"service.md"}
 _TABS = re.compile(
