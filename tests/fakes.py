@@ -117,3 +117,29 @@ class SleepyJudge:
     def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
         time.sleep(float(inputs.get("seconds", 30)))
         return {}
+
+
+class HalfSentJudge:
+    """A judge whose worker is stopped halfway through sending its answer back: it writes the
+    start of a reply to its pool's result pipe (a length header announcing 1 MiB, then a few
+    bytes), touches ``inputs["marker"]`` and waits to be killed, as a worker killed mid-write
+    (its answers are tens of kilobytes: several writes, any of which a Ctrl-C may interrupt)."""
+
+    name = "half-sent"
+    reads_prompts = False
+
+    def run(self, task: str, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        import os
+        import struct
+        import sys
+        from pathlib import Path
+
+        frame = sys._getframe()
+        while "result_queue" not in frame.f_locals:  # concurrent.futures' _process_worker
+            assert frame.f_back is not None
+            frame = frame.f_back
+        writer = frame.f_locals["result_queue"]._writer
+        os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"\x80" * 64)
+        Path(inputs["marker"]).touch()
+        time.sleep(600)
+        return {}

@@ -326,10 +326,6 @@ def test_resume_with_a_limit_keeps_the_earlier_rows_beyond_it(tmp_path: Path) ->
     assert _jsonl(out) == full
 
 
-# Open: once in about twenty full-suite runs the "scoring" case did not exit within 60 s of the
-# Ctrl-C (never reproduced alone: 0 of 19 runs, some under doubled load). One rerun keeps CI from
-# failing on it while the cause is found; a run that hangs twice still fails.
-@pytest.mark.flaky(reruns=1)
 @pytest.mark.parametrize("when", ["starting", "scoring"])
 def test_ctrl_c_in_a_terminal_stops_the_workers_quietly(tmp_path: Path, when: str) -> None:
     # A terminal's Ctrl-C signals the whole process group: the lexical workers too, which may

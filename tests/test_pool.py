@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -186,6 +188,54 @@ def test_a_cancelled_request_frees_its_worker_for_the_next() -> None:
         judge.terminate()
     assert judge.restarted == 1
     assert took < 60  # (the stuck request had 120 s of work left: it was stopped, not awaited)
+
+
+# Ctrl-C in a process of its own: the interpreter's exit, which waited for ever, is what is tested.
+_STOPPED = """
+import asyncio, sys, time
+from pathlib import Path
+from summscore.calls import pool_stop
+from summscore.calls.pool import ProcessPoolJudge
+from tests.fakes import HalfSentJudge, SleepyJudge
+
+pool_stop.MANAGER_WAIT = 3.0  # (how long a killing waits for the pool's threads)
+how, marker = sys.argv[1], Path(sys.argv[2])
+if how == "half-sent":  # killed while sending its answer back
+    judge, requests = ProcessPoolJudge(HalfSentJudge, 1), [{"marker": str(marker)}]
+else:  # killed with requests larger than a pipe holds still to be sent to it
+    judge, requests = ProcessPoolJudge(SleepyJudge, 1), [{"text": "x" * 300_000}] * 4
+
+async def stopped():
+    tasks = [asyncio.ensure_future(judge.run_on(0, "task", r)) for r in requests]
+    await asyncio.sleep(2)  # the worker is up
+    deadline = time.monotonic() + 60
+    while how == "half-sent" and not marker.exists() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    for task in tasks:  # Ctrl-C's way out of asyncio.run: every task cancelled
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+asyncio.run(stopped())
+judge.terminate()
+print("stopped", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["half-sent", "unsent"])
+def test_a_worker_killed_mid_pipe_does_not_hold_the_exit(tmp_path: Path, how: str) -> None:
+    """After Ctrl-C the workers are killed; the program must still end. A worker killed halfway
+    through sending its answer left this process reading the rest of it for ever (about one
+    Ctrl-C in twenty on a loaded machine, the run then never exited); a request larger than the
+    pipe holds, which the killed worker would never read, left the thread feeding it blocked,
+    and the exit waited for it (CPython 3.10 and 3.11)."""
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-c", _STOPPED, how, str(tmp_path / "marker")]
+    try:
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"the program did not exit after its workers were killed: {exc.stdout!r}")
+    assert done.returncode == 0 and done.stdout == "stopped\n", done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
 
 
 def _ragas_scorer() -> SummarizationScorer:

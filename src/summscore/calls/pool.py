@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.process
-import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.context
@@ -39,10 +38,11 @@ import threading
 import time
 import weakref
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..judges.base import JudgeReply, JudgeRequest
+from . import pool_stop
 from .reply_cache import cache_identity
 
 __all__ = ["ProcessPoolJudge"]
@@ -118,49 +118,6 @@ def resident_bytes() -> int:
         return 0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)
-
-
-# How long terminate() waits for the executors' manager threads to see their workers gone.
-_MANAGER_WAIT = 10.0
-
-
-# One killing at a time: each swaps threading.excepthook while its workers die, and two that
-# interleave (a worker replaced after its request was cancelled, then Ctrl-C's terminate) would
-# restore each other's hook too early.
-_KILLING = threading.Lock()
-
-
-@contextlib.contextmanager
-def _quiet_managers(threads: list[threading.Thread]) -> Iterator[Callable[[float], None]]:
-    """While workers are killed: a function that waits until each executor's manager thread has
-    seen its worker gone and finished, and quiet for the one error those threads are expected to
-    raise.
-
-    A manager thread still tearing down its wake-up pipe when the interpreter's exit hook writes
-    to that pipe made the exit print "OSError: [Errno 9] Bad file descriptor" (about 1 Ctrl-C in
-    30), hence the wait. And a manager thread that finds a request asyncio has already cancelled
-    (Ctrl-C cancels every task) fails it with ``InvalidStateError`` in CPython's
-    ``terminate_broken`` and ends there, as soon as the worker dies: that exception is expected,
-    and is not printed."""
-    previous = threading.excepthook
-
-    def quiet(args: threading.ExceptHookArgs) -> None:
-        if args.thread in threads and isinstance(
-            args.exc_value, concurrent.futures.InvalidStateError
-        ):
-            return
-        previous(args)
-
-    def wait(timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        for thread in threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
-
-    threading.excepthook = quiet
-    try:
-        yield wait
-    finally:
-        threading.excepthook = previous
 
 
 # How many more requests than the least busy worker the preferred one may have waiting before the
@@ -356,7 +313,7 @@ class ProcessPoolJudge:
         running at the interpreter's exit trips its exit hook)."""
         with self._lock:
             killers, self._killers = self._killers, []
-        deadline = time.monotonic() + _MANAGER_WAIT
+        deadline = time.monotonic() + pool_stop.MANAGER_WAIT
         for thread in killers:
             thread.join(max(0.0, deadline - time.monotonic()))
 
@@ -382,14 +339,7 @@ class ProcessPoolJudge:
 
     @staticmethod
     def _kill(pools: list[concurrent.futures.ProcessPoolExecutor]) -> None:
-        # (private attributes of ProcessPoolExecutor: its manager thread and its processes)
-        managers = [getattr(pool, "_executor_manager_thread", None) for pool in pools]
-        with _KILLING, _quiet_managers([t for t in managers if t is not None]) as wait:
-            for pool in pools:
-                for process in list((getattr(pool, "_processes", None) or {}).values()):
-                    process.terminate()
-                pool.shutdown(wait=False)
-            wait(_MANAGER_WAIT)
+        pool_stop.kill(pools)  # (nothing of theirs left to hold the exit)
 
     def __repr__(self) -> str:
         return f"ProcessPoolJudge({self.name!r}, workers={self.workers})"
