@@ -164,9 +164,9 @@ def test_an_ab_run_in_csv_is_spreadsheet_safe_read_back_exactly_and_compared(
     assert _keys(read_results(table)) == keys
 
     capsys.readouterr()
-    assert main(["compare", str(table), "--json", "--resamples", "50"]) == EXIT_OK
+    assert main(["compare", str(table), "--json", "--resamples", "100"]) == EXIT_OK
     from_csv = json.loads(capsys.readouterr().out)
-    assert main(["compare", str(jsonl), "--json", "--resamples", "50"]) == EXIT_OK
+    assert main(["compare", str(jsonl), "--json", "--resamples", "100"]) == EXIT_OK
     from_jsonl = json.loads(capsys.readouterr().out)
     names = ("base", "candidate")  # (the files' names)
     assert {k: v for k, v in from_jsonl.items() if k not in names} == {

@@ -88,7 +88,7 @@ def test_an_ab_run_asks_each_source_once_and_writes_the_comparison_beside_the_re
     assert report.read_text(encoding="utf-8").startswith("<!doctype html>")
     err = capsys.readouterr().err
     assert "summary columns 'summary_a', 'summary_b'" in err
-    assert "summary_b vs summary_a: The candidate is worse by" in err
+    assert "summary_a vs summary_b: The candidate is worse by" in err
     # The gate: the same run with --fail-if-worse (and repeated --summary-column) exits 1.
     repeated = [
         "score",

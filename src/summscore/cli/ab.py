@@ -29,6 +29,7 @@ from .usage import EXIT_GATE_FAILED, UsageError
 
 __all__ = [
     "check_ab_outputs",
+    "check_worse_gate",
     "finish_run",
     "open_input",
     "run_figures",
@@ -73,6 +74,16 @@ def open_input(
             path, columns, summaries, encoding=encoding, sheet=sheet, delimiter=delimiter
         )
     return open_rows(path, columns, encoding=encoding, sheet=sheet, delimiter=delimiter)
+
+
+def check_worse_gate(args: argparse.Namespace, summaries: list[str]) -> None:
+    """``--fail-if-worse`` in a score run compares its summary columns: with one, there is
+    nothing to compare, and a CI gate that cannot fail is refused rather than passed."""
+    if getattr(args, "fail_if_worse", False) and not summaries:
+        raise UsageError(
+            "--fail-if-worse in a score run needs two or more --summary-column values (it "
+            "compares each with the first); for two runs, use summscore compare BASE CANDIDATE"
+        )
 
 
 def check_ab_outputs(args: argparse.Namespace, out: Path | None, summaries: list[str]) -> None:
@@ -125,12 +136,6 @@ def finish_run(
             if comparison is not None and gate_status(comparison, args, sys.stderr):
                 failed.append(candidate)
         return EXIT_GATE_FAILED if failed else 0
-    if getattr(args, "fail_if_worse", False):
-        print(
-            "summscore: --fail-if-worse in a score run needs two or more --summary-column "
-            "values; use summscore compare BASE CANDIDATE for two runs",
-            file=sys.stderr,
-        )
     if _asks_run_gates(args):
         if figures is None:
             if out is None:
@@ -164,6 +169,6 @@ def _write_comparison(
         json_path, json.dumps(comparison.to_dict(effect), ensure_ascii=False, indent=2) + "\n"
     )
     write_whole(html_path, render_comparison(comparison, min_effect=effect))
-    print(f"summscore: {candidate} vs {base}: {comparison.verdict(effect).text}", file=sys.stderr)
+    print(f"summscore: {base} vs {candidate}: {comparison.verdict(effect).text}", file=sys.stderr)
     print(f"comparison: {html_path} (and {json_path.name})", file=sys.stderr)
     return comparison

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import sys
 import textwrap
@@ -19,6 +20,7 @@ from typing import Any, TextIO
 
 from ..comparison import MIN_CASES, Comparison, ComparisonRefused, compare
 from ..comparison.report import render_comparison
+from ..comparison.stats import MIN_RESAMPLES
 from ..files.places import unusable
 from ..files.writer import OutputError
 from .gates import add_worse_gate, check_gate_values
@@ -53,8 +55,9 @@ examples:
   summscore compare lexical.jsonl gpt.jsonl --allow-different
 
 exit status: 0 compared (and no gate failed), 1 --fail-if-worse failed, 2 bad usage, a file that
-cannot be read, or runs scored differently (without --allow-different), 4 the --report could not
-be written (disk full, file-size limit); 'summscore score --help' lists every status.
+cannot be read or holds no results, or runs scored differently (without --allow-different), 4 the
+--report could not be written (disk full, file-size limit) or standard output was closed before
+the comparison was printed whole (| head); 'summscore score --help' lists every status.
 """
 
 
@@ -137,8 +140,8 @@ def add_compare_parser(commands: Any) -> None:
         type=int,
         default=2000,
         metavar="N",
-        help="bootstrap resamples (default 2000; the time grows with N times the cases), "
-        "e.g. --resamples 5000",
+        help="bootstrap resamples (default 2000, at least 100; the time grows with N times the "
+        "cases), e.g. --resamples 5000",
     )
     stats.add_argument(
         "--tolerance",
@@ -152,8 +155,8 @@ def add_compare_parser(commands: Any) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     check_gate_values(args)
-    if args.resamples < 1:
-        raise UsageError(f"--resamples must be 1 or more, got {args.resamples}")
+    if args.resamples < MIN_RESAMPLES:
+        raise UsageError(f"--resamples must be {MIN_RESAMPLES} or more, got {args.resamples}")
     if not math.isfinite(args.tolerance) or args.tolerance < 0:
         raise UsageError(f"--tolerance must be 0 or more, got {args.tolerance}")
     report = Path(args.report) if args.report else None
@@ -179,9 +182,15 @@ def run_compare(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     human = sys.stderr if args.json else sys.stdout
-    print_comparison(comparison, args.min_effect, human)
-    if args.json:
-        print(json.dumps(comparison.to_dict(args.min_effect), ensure_ascii=False, indent=2))
+    try:
+        print_comparison(comparison, args.min_effect, human)
+        if args.json:
+            print(json.dumps(comparison.to_dict(args.min_effect), ensure_ascii=False, indent=2))
+        sys.stdout.flush()
+        cut = False
+    except BrokenPipeError:  # (`| head`: its reader stopped; the rest goes nowhere)
+        _let_go_of_stdout()
+        cut = True
     if report is not None:
         try:
             write_whole(report, render_comparison(comparison, min_effect=args.min_effect))
@@ -189,7 +198,26 @@ def run_compare(args: argparse.Namespace) -> int:
             print(f"summscore: error: {exc}", file=sys.stderr)
             return EXIT_OUTPUT_ERROR
         print(f"report:  {report}", file=human)
-    return gate_status(comparison, args, sys.stderr)
+    status = gate_status(comparison, args, sys.stderr)
+    if cut:  # (the gate's verdict is printed above, but what it rests on was not delivered)
+        print(
+            "summscore: error: the comparison was not printed whole: its reader closed the "
+            "pipe (as `| head` does); write it to a file instead (> comparison.json)",
+            file=sys.stderr,
+        )
+        return EXIT_OUTPUT_ERROR
+    return status
+
+
+def _let_go_of_stdout() -> None:
+    """Point standard output at /dev/null, so nothing more (nor the flush at exit) is written
+    to the closed pipe, which would raise again with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # (no real descriptor: a captured stream)
+        pass
 
 
 def gate_status(comparison: Comparison, args: argparse.Namespace, stream: TextIO) -> int:
@@ -202,9 +230,10 @@ def gate_status(comparison: Comparison, args: argparse.Namespace, stream: TextIO
         print(f"summscore: gate failed: the candidate is worse{effect}{label}", file=stream)
         return EXIT_GATE_FAILED
     if comparison.paired < MIN_CASES:
+        n = comparison.paired
         print(
-            f"summscore: gate not applied: {comparison.paired} cases scored in both runs are "
-            f"too few to tell (at least {MIN_CASES}){label}",
+            f"summscore: gate not applied: {_cases(n)} scored in both runs "
+            f"{'is' if n == 1 else 'are'} too few to tell (at least {MIN_CASES}){label}",
             file=stream,
         )
     else:
@@ -235,6 +264,10 @@ def is_summscore_file(path: Path) -> bool:
     return not head.strip() or b"summscore" in head
 
 
+def _cases(n: int) -> str:
+    return f"{n:,} case" if n == 1 else f"{n:,} cases"
+
+
 def _fmt(value: float, signed: bool = False) -> str:
     if math.isnan(value):
         return "–"
@@ -255,8 +288,8 @@ def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) 
     the counts, the worst regressions with their new evidence, what was left out."""
     c, d, p = comparison, comparison.score.difference, comparison.pass_rate
     print(
-        f"summscore: {c.base_name} vs {c.candidate_name}: {c.matched} cases matched by "
-        f"{c.matched_by}, {c.paired} scored in both",
+        f"summscore: {c.base_name} vs {c.candidate_name}: {_cases(c.matched)} matched by "
+        f"{c.matched_by}, {c.paired:,} scored in both",
         file=stream,
     )
     print(f"  {c.verdict(min_effect).text}", file=stream)

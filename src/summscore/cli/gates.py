@@ -82,14 +82,22 @@ def run_gate_failures(
     under = getattr(args, "fail_under", None)
     if under is not None:
         if mean is None or mean < under:
-            shown = "no row was scored" if mean is None else f"mean score {mean:.3f} is below"
+            shown = (
+                "no row was scored: nothing reaches"
+                if mean is None
+                else f"mean score {mean:.3f} is below"
+            )
             failures.append(f"{shown} --fail-under {under:g}{where}")
         else:
             print(f"summscore: gate passed: mean score {mean:.3f} ≥ {under:g}{where}", file=stream)
     rate = getattr(args, "min_pass_rate", None)
     if rate is not None:
         if pass_rate is None or pass_rate < rate:
-            shown = "no row" if pass_rate is None else f"pass rate {pass_rate:.1%} is below"
+            shown = (
+                "no row: nothing reaches"
+                if pass_rate is None
+                else f"pass rate {pass_rate:.1%} is below"
+            )
             failures.append(f"{shown} --min-pass-rate {rate:g}{where}")
         else:
             print(

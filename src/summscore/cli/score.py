@@ -32,7 +32,7 @@ from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
-from .ab import check_ab_outputs, finish_run, open_input, summary_columns
+from .ab import check_ab_outputs, check_worse_gate, finish_run, open_input, summary_columns
 from .gates import check_gate_values
 from .outputs import check_out, check_report_suffix, default_out, named_sheet, through_links
 from .report import (
@@ -86,6 +86,7 @@ def _score_file(args: argparse.Namespace) -> int:
         raise UsageError("--limit must be 0 or more")
     check_gate_values(args)
     summaries = summary_columns(args)  # two or more: an A/B run
+    check_worse_gate(args, summaries)
     columns = Columns(
         source=args.source_column,
         summary=args.summary_column,
@@ -349,6 +350,7 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     check_gate_values(args)
     if summary_columns(args):
         raise UsageError("several --summary-column values (an A/B run) need --engine local")
+    check_worse_gate(args, [])
     from ..ray import run_score_file
 
     path = Path(args.input)

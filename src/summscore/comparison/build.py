@@ -11,7 +11,7 @@ from .matching import match_runs
 from .result import CaseChange, Comparison, MetricChange, PassRateChange
 from .runs import COMPONENTS, Run, load_run
 from .settings import ComparisonRefused, differences, version_note
-from .stats import Interval, mcnemar_exact, paired_bootstrap
+from .stats import MIN_RESAMPLES, Interval, mcnemar_exact, paired_bootstrap
 
 __all__ = ["compare", "split_columns"]
 
@@ -43,7 +43,7 @@ def compare(
         candidate_column: the same, for the candidate.
         seed: the paired bootstrap's seed (the same seed gives the same interval on any
             machine).
-        resamples: the paired bootstrap's number of resamples.
+        resamples: the paired bootstrap's number of resamples (at least 100).
         confidence: the interval's confidence level (0.95: a 95% interval).
         tolerance: a case whose score moved by no more than this is "unchanged" (default 0:
             any change counts).
@@ -57,8 +57,8 @@ def compare(
     and summary they were scored from. The figures cover the matched cases scored in both runs;
     failed and unmatched cases are counted and listed, never dropped silently.
     """
-    if resamples < 1:
-        raise ValueError(f"resamples must be 1 or more, got {resamples}")
+    if resamples < MIN_RESAMPLES:
+        raise ValueError(f"resamples must be {MIN_RESAMPLES} or more, got {resamples}")
     if tolerance < 0 or math.isnan(tolerance):
         raise ValueError(f"tolerance must be 0 or more, got {tolerance}")
     first = load_run(base)
@@ -134,8 +134,9 @@ def _notes(base: Run, candidate: Run, method: str, changed: list[Any]) -> list[s
         )
     elif method == "row number":
         notes.append(
-            "ids are row numbers and a run records no fingerprints (an older summscore), so "
-            "cases were matched by row number: rows added, removed or moved pair wrongly"
+            "ids are row numbers and a run records no fingerprints (results in memory, or a "
+            "file of an older summscore), so cases were matched by row number: rows added, "
+            "removed or moved pair wrongly (give each case an id)"
         )
     if changed:
         shown = ", ".join(repr(i) for i in changed[:5]) + (", ..." if len(changed) > 5 else "")

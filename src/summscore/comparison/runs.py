@@ -90,21 +90,37 @@ def load_run(source: Any, *, name: str | None = None) -> Run:
             records = list(read_results(path))
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: cannot read results ({exc})") from None
-        if records and not {"id", "score"} <= set(records[0]):
+        if not records:  # (summscore score never writes one: an empty or cut-off file)
+            raise ValueError(f"{path}: holds no results (no row), so there is nothing to compare")
+        if not {"id", "score"} <= set(records[0]):
             raise ValueError(f"{path}: not a summscore results file (no 'id' and 'score')")
         return _from_records(records, name or str(path))
     if hasattr(source, "to_dict") and hasattr(source, "columns"):  # a pandas DataFrame
+        _check_scored(list(source.columns), name or "the DataFrame")
         return _from_records(source.to_dict("records"), name or "dataframe")
     if isinstance(source, Iterable) and not isinstance(source, (bytes, Mapping)):
         items = list(source)
         if all(isinstance(item, SummaryResult) for item in items):
             return _from_results(items, name or "results")
         if all(isinstance(item, Mapping) for item in items):
+            if items:
+                _check_scored(list(items[0]), name or "the records")
             return _from_records(items, name or "records")
     raise ValueError(
         "compare() takes a results file's path, a list of SummaryResult, a list of results "
         f"records or a pandas DataFrame, got {type(source).__name__}"
     )
+
+
+def _check_scored(columns: list[Any], name: str) -> None:
+    """Results in memory must carry a score: the rows of an input file (source, summary) are
+    not results, and would otherwise compare as "nothing scored"."""
+    if "score" not in columns:
+        shown = ", ".join(repr(str(c)) for c in columns[:8]) + (", ..." if len(columns) > 8 else "")
+        raise ValueError(
+            f"{name}: not summscore results (no 'score' column; columns: {shown or 'none'}): "
+            "score the rows first (summscore score, or score_many)"
+        )
 
 
 def _from_results(results: list[SummaryResult], name: str) -> Run:
@@ -131,7 +147,13 @@ def _from_results(results: list[SummaryResult], name: str) -> Run:
         "threshold": _distinct(r.threshold for r in results),
         "options": (),
     }
-    return Run(name, cases, settings)
+    # A result of a case given without an id carries its place in the batch (or None, from a
+    # single call): such ids name places, not cases, as a file's row numbers do.
+    positional = bool(results) and all(
+        r.id is None or (type(r.id) is int and r.id == position)
+        for position, r in enumerate(results)
+    )
+    return Run(name, cases, settings, positional_ids=positional)
 
 
 def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:

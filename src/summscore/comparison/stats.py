@@ -25,6 +25,7 @@ from typing import Any
 
 __all__ = [
     "MIN_CASES",
+    "MIN_RESAMPLES",
     "Interval",
     "expanded_alpha",
     "mcnemar_exact",
@@ -37,6 +38,11 @@ __all__ = [
 
 MIN_CASES = 10
 """The fewest paired cases from which a comparison draws a conclusion."""
+
+MIN_RESAMPLES = 100
+"""The fewest resamples a comparison takes: fewer cannot place a 95% interval's ends (a 2.5%
+tail of 40 resamples is one value; of 1, the interval is the mean itself, and any drop reads as
+sure)."""
 
 _INDEX_TYPE = next(code for code in ("I", "L") if array(code).itemsize == 4)
 
