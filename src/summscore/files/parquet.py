@@ -96,7 +96,14 @@ def _rows(path: Path, handle: Any) -> Iterator[Record]:
             size = row_group.total_byte_size // max(1, count) + bound
             batch_size = max(1, min(_MAX_BATCH, BATCH_BYTES // max(1, size)))
             try:
-                yield from _group_rows(handle, group, batch_size, first)
+                # A value is never longer than its column chunk: a small one needs no check.
+                chunks = (row_group.column(c) for c in range(row_group.num_columns))
+                long = {
+                    chunk.path_in_schema.split(".")[0]
+                    for chunk in chunks
+                    if chunk.total_uncompressed_size > MAX_CELL_CHARS
+                }
+                yield from _group_rows(handle, group, batch_size, first, long)
             except _Damaged as exc:
                 yield Record(exc.number, f"row {exc.number}", problem=damaged(path, exc.cause))
                 return
@@ -109,7 +116,9 @@ class _Damaged(Exception):
         self.number, self.cause = number, cause
 
 
-def _group_rows(handle: Any, group: int, batch_size: int, first: int) -> Iterator[Record]:
+def _group_rows(
+    handle: Any, group: int, batch_size: int, first: int, long: set[str]
+) -> Iterator[Record]:
     number = first - 1
     batches = handle.iter_batches(batch_size=batch_size, row_groups=[group])
     while True:
@@ -119,7 +128,7 @@ def _group_rows(handle: Any, group: int, batch_size: int, first: int) -> Iterato
             return
         except Exception as exc:
             raise _Damaged(number + 1, exc) from None
-        over = _over_cap(batch)
+        over = _over_cap(batch, long) if long else {}
         if over:  # the rows holding an over-long text are never copied into Python
             kept = [index not in over for index in range(batch.num_rows)]
             rows = iter(batch.filter(_mask(kept)).to_pylist())
@@ -140,15 +149,17 @@ def _mask(kept: list[bool]) -> Any:
     return pa.array(kept, type=pa.bool_())
 
 
-def _over_cap(batch: Any) -> dict[int, str]:
+def _over_cap(batch: Any, long: set[str]) -> dict[int, str]:
     """The rows of ``batch`` holding a text longer than ``MAX_CELL_CHARS`` characters (or a
     binary value longer than that many bytes; in a list of texts too), each with the first
-    such column."""
+    such column; only the columns named in ``long`` can hold one."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     over: dict[int, str] = {}
     for name, column in zip(batch.schema.names, batch.columns):
+        if name not in long:
+            continue
         kind, parents, indices = column.type, None, None
         if pa.types.is_list(kind) or pa.types.is_large_list(kind):
             parents = pc.list_parent_indices(column)
