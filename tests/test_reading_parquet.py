@@ -120,6 +120,25 @@ def test_a_long_dictionary_entry_many_rows_share_is_copied_a_few_rows_at_a_time(
     assert got["peak"] < 48 * 2**20  # 16 rows a batch, not 600
 
 
+def test_texts_that_share_a_long_prefix_are_decoded_a_few_rows_at_a_time(tmp_path: Path) -> None:
+    n, prefix = 300, "C" * 2**18  # DELTA_BYTE_ARRAY keeps the 256 KiB prefix once: 75 MiB decoded
+    path = tmp_path / "prefixes.parquet"
+    table = _table([f"{prefix}{i}" for i in range(n)])
+    pq.write_table(
+        table,
+        path,
+        use_dictionary=False,
+        compression="zstd",
+        column_encoding={"source": "DELTA_BYTE_ARRAY"},
+        store_schema=False,
+    )
+    assert path.stat().st_size < 100_000
+    setup = "from summscore.files import parquet\nparquet.BATCH_BYTES = 16 * 2**20"
+    got = _arrow_peak(path, setup)
+    assert len(got["records"]) == n and not any(problem for _, problem in got["records"])
+    assert got["peak"] < 100 * 2**20  # about 64 rows a batch, not 300 (measured: 50 MB, 213 MB)
+
+
 def test_an_empty_row_flood_is_refused_before_it_is_read(tmp_path: Path) -> None:
     n = 2_000_000  # 6,000,000 cells, none with a value
     path = tmp_path / "flood.parquet"

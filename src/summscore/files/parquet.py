@@ -3,8 +3,8 @@
 Parquet compresses page by page, and a page is decompressed whole before any of its values can
 be read: a few kilobytes of file can hold one page, and one cell, of hundreds of megabytes; and
 a dictionary entry of megabytes can stand for the text of every row. So before a row group is
-read, the page headers of its column chunks are read (a few bytes each, never the pages; only
-the dictionary's of a chunk too small to hold a large page):
+read, the headers of all its pages are read (a few bytes each, never the pages; the sizes the
+footer claims are not trusted):
 
 * a page whose size per value says it holds a text past ``limits.MAX_CELL_CHARS`` characters
   (more than 4 bytes a character), or that inflates past ``MAX_PAGE_BYTES`` whatever it holds,
@@ -26,7 +26,7 @@ read, as a workbook's empty-cell flood is (``xlsx_guard``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,6 +43,7 @@ _SURE_BYTES = 4 * MAX_CELL_CHARS  # a value longer is a text past the cell cap, 
 BATCH_BYTES = 256 * 2**20  # bytes a batch of rows may decode to, at most
 _MAX_BATCH = 1024
 _STREAM = 1 << 20  # compressed bytes read at a time
+_DELTA_BYTE_ARRAY = 7  # Parquet's Encoding number
 
 
 def open_parquet(path: Path) -> RecordFile:
@@ -86,24 +87,17 @@ def _rows(path: Path, handle: Any) -> Iterator[Record]:
             row_group = meta.row_group(group)
             count = row_group.num_rows
             last = first + count - 1
-            refused, bound = _plan(raw, row_group)
-            if refused is not None:
+            plan = _plan(raw, row_group)
+            if plan.refused is not None:
                 where = f"rows {first:,}-{last:,} (row group {group + 1} of {meta.num_row_groups})"
                 for number in range(first, last + 1):
-                    yield Record(number, f"row {number}", problem=f"is in {where}, {refused}")
+                    yield Record(number, f"row {number}", problem=f"is in {where}, {plan.refused}")
                 first = last + 1
                 continue
-            size = row_group.total_byte_size // max(1, count) + bound
+            size = row_group.total_byte_size // max(1, count) + plan.bound
             batch_size = max(1, min(_MAX_BATCH, BATCH_BYTES // max(1, size)))
             try:
-                # A value is never longer than its column chunk: a small one needs no check.
-                chunks = (row_group.column(c) for c in range(row_group.num_columns))
-                long = {
-                    chunk.path_in_schema.split(".")[0]
-                    for chunk in chunks
-                    if chunk.total_uncompressed_size > MAX_CELL_CHARS
-                }
-                yield from _group_rows(handle, group, batch_size, first, long)
+                yield from _group_rows(handle, group, batch_size, first, plan.long)
             except _Damaged as exc:
                 yield Record(exc.number, f"row {exc.number}", problem=damaged(path, exc.cause))
                 return
@@ -188,37 +182,47 @@ def _over_cap(batch: Any, long: set[str]) -> dict[int, str]:
 # ------------------------------------------------------------------ page headers
 
 
-def _plan(raw: IO[bytes], row_group: Any) -> tuple[str | None, int]:
-    """Why the row group is not read (a page past the bounds), or None; and the most bytes of
-    text a row of it can decode to beyond its share of the pages: a dictionary's size (one
-    entry, which every row may use) and a DELTA_BYTE_ARRAY page's (whose values may repeat its
-    prefix), summed over the columns."""
-    bound = 0
+@dataclass
+class _Plan:
+    """How a row group is read: why not at all (``refused``), else the most bytes of text a
+    row can decode to beyond its share of the pages (``bound``: each column's dictionary, one
+    entry of which every row may repeat, and its largest DELTA_BYTE_ARRAY page, whose values
+    may repeat each other's prefixes), and the columns whose pages are large enough to hold a
+    text past the cell cap (``long``: a value is never larger than the page that holds it)."""
+
+    refused: str | None = None
+    bound: int = 0
+    long: set[str] = field(default_factory=set)
+
+
+def _plan(raw: IO[bytes], row_group: Any) -> _Plan:
+    """The row group's ``_Plan``, from the headers of all its pages (the sizes the footer
+    claims are not trusted: Arrow decompresses a page to the size its header says)."""
+    plan = _Plan()
     for column in range(row_group.num_columns):
         chunk = row_group.column(column)
         start = chunk.data_page_offset
         dictionary = chunk.dictionary_page_offset
         if chunk.has_dictionary_page and dictionary and 0 < dictionary < start:
             start = dictionary
-        delta = "DELTA_BYTE_ARRAY" in chunk.encodings
         name = chunk.path_in_schema
-        # No page is larger than its chunk: a small one needs only its dictionary's size.
-        walk = delta or chunk.total_uncompressed_size > min(_SURE_BYTES, MAX_PAGE_BYTES)
-        if not walk and not chunk.has_dictionary_page:
-            continue
-        end = start + chunk.total_compressed_size
+        largest = shared = 0
         try:
-            for page in _pages(raw, start, end):
+            for page in _pages(raw, start, start + chunk.total_compressed_size):
                 refused = _refusal(name, page)
                 if refused is not None:
-                    return refused, 0
-                if page.dictionary or delta:
-                    bound += page.size
-                if not walk:
-                    break  # (the dictionary comes first)
+                    return _Plan(refused)
+                largest = max(largest, page.size)
+                if page.dictionary:
+                    plan.bound += page.size
+                elif page.shared:
+                    shared = max(shared, page.size)
         except (ValueError, EOFError, OSError) as exc:
-            return f"whose column {name!r} has a page header that cannot be read ({exc})", 0
-    return None, bound
+            return _Plan(f"whose column {name!r} has a page header that cannot be read ({exc})")
+        plan.bound += shared
+        if largest > MAX_CELL_CHARS:
+            plan.long.add(name.split(".")[0])
+    return plan
 
 
 def _refusal(name: str, page: _Page) -> str | None:
@@ -242,6 +246,7 @@ class _Page:
     size: int  # uncompressed bytes
     values: int  # as its header says (0 when it does not)
     dictionary: bool
+    shared: bool  # DELTA_BYTE_ARRAY: a value may repeat the one before it
 
 
 def _pages(raw: IO[bytes], start: int, end: int) -> Iterator[_Page]:
@@ -255,6 +260,7 @@ def _pages(raw: IO[bytes], start: int, end: int) -> Iterator[_Page]:
         header = reader.struct(want=(2, 3, 5, 7, 8))
         size, compressed = header.get(2), header.get(3)
         values = next((header[f] for f in (5, 7, 8) if f in header), None)
+        encoding = header[5].get(2) if 5 in header else header[8].get(4) if 8 in header else None
         if (
             not isinstance(size, int)
             or not isinstance(compressed, int)
@@ -263,7 +269,7 @@ def _pages(raw: IO[bytes], start: int, end: int) -> Iterator[_Page]:
             raise ValueError(f"a page at byte {at:,} with no size")
         if not isinstance(values, dict) or not isinstance(values.get(1), int):
             values = {1: 0}  # an index page, or one that does not say: its size alone counts
-        yield _Page(size, max(0, values[1]), 7 in header)
+        yield _Page(size, max(0, values[1]), 7 in header, encoding == _DELTA_BYTE_ARRAY)
         at = reader.at + compressed
 
 
@@ -306,19 +312,19 @@ class _Compact:
         return (value >> 1) ^ -(value & 1)
 
     def struct(self, want: tuple[int, ...] = (), depth: int = 0) -> dict[int, Any]:
-        """The struct's fields numbered in ``want``: an integer, or a struct's integer field 1
-        (as ``{1: value}``); the other fields are skipped."""
+        """The struct's fields numbered in ``want``: an integer, or a struct's integer fields
+        1, 2 and 4 (as a dict); the other fields are skipped."""
         if depth > 32:
             raise ValueError("structs nested too deeply")
         found: dict[int, Any] = {}
-        field = 0
+        number = 0
         while (head := self.byte()) != 0:
             delta, kind = head >> 4, head & 0x0F
-            field = field + delta if delta else self.zigzag()
-            if field in want and kind in (4, 5, 6):
-                found[field] = self.zigzag()
-            elif field in want and kind == 12:
-                found[field] = self.struct(want=(1,), depth=depth + 1)
+            number = number + delta if delta else self.zigzag()
+            if number in want and kind in (4, 5, 6):
+                found[number] = self.zigzag()
+            elif number in want and kind == 12:
+                found[number] = self.struct(want=(1, 2, 4), depth=depth + 1)
             else:
                 self.skip(kind, depth)
         return found
