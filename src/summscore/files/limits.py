@@ -4,7 +4,8 @@ A judge reads at most 1,000,000 characters of a text (the offline judge's ``MAX_
 LLM's context window is smaller), so nothing longer is worth holding. The caps apply while the
 file is read, never after, so a file of one endless line costs the cap, not the line:
 
-* ``MAX_CELL_CHARS`` (2,000,000): one CSV or TSV cell; a longer one fails its row;
+* ``MAX_CELL_CHARS`` (2,000,000): one CSV, TSV or Parquet cell; a longer one fails its row
+  (Parquet's pages are bounded too: see ``parquet``);
 * ``MAX_LINE_CHARS`` (16,777,216): one line of a JSONL, CSV or TSV file (a JSONL line
   holds a whole row, whose texts JSON may write as 6-character ``\\uXXXX`` escapes); a longer
   one is read past in pieces and fails its row, and the rows after it are read;
@@ -33,6 +34,7 @@ __all__ = [
     "PIPE_WAIT",
     "CappedLines",
     "LineTooLong",
+    "cell_too_long",
     "is_pipe",
     "open_input",
 ]
@@ -56,6 +58,15 @@ class LineTooLong(Exception):
             f"is longer than {self.cap:,} characters, the most summscore reads in one line "
             f"(a judge reads at most 1,000,000 characters of a text)"
         )
+
+
+def cell_too_long(cap: int = MAX_CELL_CHARS, column: str | None = None) -> str:
+    """What a row holding a cell past ``cap`` characters is told (``column``: the cell's)."""
+    where = f" (column {column!r})" if column is not None else ""
+    return (
+        f"has a cell{where} longer than {cap:,} characters, the most summscore reads "
+        "in one cell (a judge reads at most 1,000,000 characters of a text)"
+    )
 
 
 class CappedLines:

@@ -25,9 +25,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import MissingExtraError
 from .delimited import DELIMITER_NAMES, damaged, delimited, parse_delimiter, sniff_delimiter
 from .limits import MAX_JSON_CHARS, MAX_LINE_CHARS, CappedLines, LineTooLong, open_input
+from .parquet import open_parquet
 from .raw import CellError, InputError, Record, RecordFile, TooLongNumber
 
 __all__ = [
@@ -155,7 +155,7 @@ def open_records(
     if delimiter is not None and fmt not in ("csv", "tsv"):
         raise InputError(f"{path}: --delimiter is for CSV and TSV files, not .{fmt} files")
     if fmt == "parquet":
-        return _parquet(path)
+        return open_parquet(path)
     if fmt == "xlsx":
         from .xlsx import open_workbook
 
@@ -260,35 +260,6 @@ def _json_list(path: Path, text: IO[str]) -> Iterator[Record]:
         else:
             kind = "null" if item is None else type(item).__name__
             yield Record(index, f"item {index}", problem=f"is a JSON {kind}, not an object")
-
-
-def _parquet(path: Path) -> RecordFile:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files", exc) from exc
-    try:
-        handle = pq.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError, ...
-        raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
-    names = list(handle.schema_arrow.names)
-    return RecordFile(path, "parquet", "", _parquet_rows(path, handle), columns=names)
-
-
-def _parquet_rows(path: Path, handle: Any) -> Iterator[Record]:
-    number = 0
-    batches = handle.iter_batches(batch_size=1024)
-    while True:
-        try:
-            batch = next(batches)
-        except StopIteration:
-            return
-        except Exception as exc:
-            yield Record(number + 1, f"row {number + 1}", problem=damaged(path, exc))
-            return
-        for fields in batch.to_pylist():
-            number += 1
-            yield Record(number, f"row {number}", fields=fields)
 
 
 def count_records(
