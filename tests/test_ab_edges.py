@@ -116,8 +116,8 @@ def test_a_killed_ab_run_and_a_killed_resume_lose_nothing_and_duplicate_nothing(
     for before, after in zip(second, final):
         assert (after["fingerprint"], after["score"]) == (before["fingerprint"], before["score"])
     assert not partial.exists()
-    compared = {p.name for p in tmp_path.glob("ab.summary_a-vs-b.compare.*")}
-    assert compared == {"ab.summary_a-vs-b.compare.json", "ab.summary_a-vs-b.compare.html"}
+    compared = {p.name for p in tmp_path.glob(f"{out.name}.summary_a-vs-b.compare.*")}
+    assert compared == {f"{out.name}.summary_a-vs-b.compare.{k}" for k in ("json", "html")}
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["in.jsonl", out.name, *compared])
 
 
@@ -211,7 +211,7 @@ def test_a_comparison_that_cannot_be_written_is_one_line_exit_4_and_the_command_
     assert command[:2] == ["summscore", "score"] and "--resume" in command
     assert main([*command[1:], "--no-progress"]) == EXIT_OK
     assert f"{len(keys)} rows kept from the earlier run" in capsys.readouterr().err
-    assert len(list(tmp_path.glob("ab.summary_a-vs-b.compare.*"))) == 2
+    assert len(list(tmp_path.glob("ab.jsonl.summary_a-vs-b.compare.*"))) == 2
 
 
 def test_a_compare_report_that_cannot_be_written_exits_4(
@@ -254,7 +254,7 @@ def test_a_comparison_place_that_cannot_be_written_is_refused_before_anything_is
     data = tmp_path / "in.jsonl"
     _input(data, 3)
     out = tmp_path / "ab.jsonl"
-    os.mkfifo(tmp_path / "ab.summary_a-vs-b.compare.html")  # (reading it would wait forever)
+    os.mkfifo(tmp_path / "ab.jsonl.summary_a-vs-b.compare.html")  # (reading it would wait forever)
     run = subprocess.run(
         [sys.executable, "-m", "summscore.cli", *_argv(data, out), "--no-progress"],
         capture_output=True,
@@ -263,5 +263,5 @@ def test_a_comparison_place_that_cannot_be_written_is_refused_before_anything_is
         check=False,
     )
     assert run.returncode == 2, run.stderr
-    assert "ab.summary_a-vs-b.compare.html (a comparison of this run):" in run.stderr
+    assert "ab.jsonl.summary_a-vs-b.compare.html (a comparison of this run):" in run.stderr
     assert not out.exists() and not partial_path(out).exists()

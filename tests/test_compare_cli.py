@@ -81,7 +81,7 @@ def test_an_ab_run_asks_each_source_once_and_writes_the_comparison_beside_the_re
     assert judge.tasks["truths"] == judge.tasks["questions"] == len(TOWNS)
     assert judge.tasks["claims"] == judge.tasks["verdicts"] == 2 * len(TOWNS)
     assert judge.tasks["answers"] == 3 * len(TOWNS)
-    report = tmp_path / "ab.results.summary_a-vs-summary_b.compare.html"
+    report = tmp_path / "ab.results.jsonl.summary_a-vs-summary_b.compare.html"
     written = json.loads(report.with_suffix(".json").read_text(encoding="utf-8"))
     assert set(written["regressed"]) == WORSE and written["improved"] == []
     assert written["ci_high"] < 0 and written["verdict"] == "worse"
@@ -241,7 +241,7 @@ def test_an_ab_run_resumes_by_id_and_summary_column(
     # (column names match as the file spells them, in any letter case)
     argv = ["score", str(data), "--summary-column", "Summary_A, summary_b", "--out", str(out)]
     assert main([*argv, "--limit", "5", "--no-progress"]) == 0
-    assert (tmp_path / "ab.results.summary_a-vs-summary_b.compare.html").exists()
+    assert (tmp_path / "ab.results.jsonl.summary_a-vs-summary_b.compare.html").exists()
     assert len(_jsonl(out)) == 10
     capsys.readouterr()
     assert main([*argv, "--resume", "--no-progress"]) == 0

@@ -152,10 +152,12 @@ def test_the_lines_a_ci_log_shows_read_as_sentences(
 ) -> None:
     base = _write(tmp_path / "b.jsonl", [_record("a", 0.8)])
     candidate = _write(tmp_path / "c.jsonl", [_record("a", 0.7)])
-    assert main(["compare", str(base), str(candidate), "--fail-if-worse"]) == 0
+    assert main(["compare", str(base), str(candidate), "--fail-if-worse"]) == 1  # (cannot decide)
     captured = capsys.readouterr()
     assert "1 case matched by id, 1 scored in both" in captured.out
-    assert "gate not applied: 1 case scored in both runs is too few" in captured.err
+    assert "gate failed: 1 case scored in both runs, fewer than the 10" in captured.err
+    assert main(["compare", str(base), str(candidate), "--fail-if-worse", "--min-paired", "0"]) == 0
+    assert "gate not applied: 1 case scored in both runs is too few" in capsys.readouterr().err
     failing = _write(tmp_path / "failing.jsonl", [{"id": "a", "source": "Rain.", "summary": " "}])
     out = str(tmp_path / "out.jsonl")
     assert main(["score", str(failing), "--out", out, "--no-progress", "--fail-under", "0.5"]) == 3

@@ -99,6 +99,7 @@ PUBLIC_API = {
         "CaseChange",
         "Comparison",
         "ComparisonRefused",
+        "Gate",
         "Interval",
         "MetricChange",
         "PassRateChange",

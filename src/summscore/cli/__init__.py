@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import traceback
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import MissingExtraError
+from ..masking.secrets import redact
 from .parser import build_parser as build_parser
 from .parser import subcommand
 from .score import run_score as run_score
@@ -28,6 +30,7 @@ from .scorer_options import make_judge as make_judge
 from .scorer_options import make_scorer as make_scorer
 from .usage import EXIT_FAILED_ROWS as EXIT_FAILED_ROWS
 from .usage import EXIT_GATE_FAILED as EXIT_GATE_FAILED
+from .usage import EXIT_INTERNAL_ERROR as EXIT_INTERNAL_ERROR
 from .usage import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from .usage import EXIT_OK as EXIT_OK
 from .usage import EXIT_OUTPUT_ERROR as EXIT_OUTPUT_ERROR
@@ -58,6 +61,34 @@ def _with_environment(parser: argparse.ArgumentParser, argv: Sequence[str] | Non
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``summscore`` command; returns its exit status. An unexpected exception (a bug) exits
+    with its own status, 5, its traceback on stderr with keys masked: never 1, which CI reads as
+    "a gate failed"."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # (while the parser is built or after a command's own handling)
+        print("summscore: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        _report_internal_error(exc)
+        return EXIT_INTERNAL_ERROR
+
+
+def _report_internal_error(exc: BaseException) -> None:
+    try:
+        text = redact("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        sys.stderr.write(text)
+        sys.stderr.write(
+            f"summscore: internal error: {redact(type(exc).__name__ + ': ' + str(exc))}\n"
+            "This is a bug in summscore: please report it with the traceback above "
+            f"(exit status {EXIT_INTERNAL_ERROR}).\n"
+        )
+        sys.stderr.flush()
+    except Exception:  # (stderr itself gone: the status still says what happened)
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)  # for the --resume hint

@@ -3,7 +3,7 @@
 Several summary columns of one file are scored in one run (``summscore.files.variants``:
 each source's questions are asked once for all of them); the results file holds one row per
 (case, summary column), and the comparison of each further column with the first is written
-beside it (``<results>.<a>-vs-<b>.compare.json`` and ``.html``). ``--fail-if-worse``,
+beside it (``<results file name>.<a>-vs-<b>.compare.json`` and ``.html``). ``--fail-if-worse``,
 ``--fail-under`` and ``--min-pass-rate`` gate the run (see ``gates``).
 """
 
@@ -23,7 +23,7 @@ from ..files.datasets import InputError, open_rows
 from ..files.places import unusable
 from ..files.variants import open_variant_rows, split_summary_columns
 from .compare import comparison_paths, gate_status, is_summscore_file
-from .gates import run_gate_failures
+from .gates import gate_options, run_gate_failures
 from .outputs import write_whole
 from .usage import EXIT_GATE_FAILED, UsageError
 
@@ -94,8 +94,15 @@ def check_ab_outputs(args: argparse.Namespace, out: Path | None, summaries: list
             "several --summary-column values need a results file (--out FILE): the comparison "
             "reads it back"
         )
+    seen: dict[Path, str] = {}
     for candidate in summaries[1:]:
         for path in comparison_paths(out, summaries[0], candidate):
+            if path in seen:  # (two names that differ only in characters a file name drops)
+                raise UsageError(
+                    f"--summary-column {seen[path]!r} and {candidate!r} would write the same "
+                    f"comparison, {path.name}: rename one of the columns"
+                )
+            seen[path] = candidate
             if (problem := unusable(path)) is not None:
                 raise UsageError(f"{path} (a comparison of this run): {problem}")
             if path.exists() and not args.force and not is_summscore_file(path):
@@ -163,10 +170,11 @@ def _write_comparison(
         print(f"summscore: no comparison of {candidate} with {base}: {exc}", file=sys.stderr)
         return None
     json_path, html_path = comparison_paths(out, base, candidate)
-    effect = getattr(args, "min_effect", 0.0) or 0.0
+    options = gate_options(args)
+    effect = options["min_effect"]
     # (each written whole: OutputError when it cannot be, which the command makes exit 4)
     write_whole(
-        json_path, json.dumps(comparison.to_dict(effect), ensure_ascii=False, indent=2) + "\n"
+        json_path, json.dumps(comparison.to_dict(**options), ensure_ascii=False, indent=2) + "\n"
     )
     write_whole(html_path, render_comparison(comparison, min_effect=effect))
     print(f"summscore: {base} vs {candidate}: {comparison.verdict(effect).text}", file=sys.stderr)

@@ -18,12 +18,12 @@ import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..comparison import MIN_CASES, Comparison, ComparisonRefused, compare
+from ..comparison import Comparison, ComparisonRefused, compare
 from ..comparison.report import render_comparison
 from ..comparison.stats import MIN_RESAMPLES
 from ..files.places import unusable
 from ..files.writer import OutputError
-from .gates import add_worse_gate, check_gate_values
+from .gates import add_worse_gate, check_gate_values, gate_options
 from .outputs import write_whole
 from .usage import EXIT_GATE_FAILED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
 
@@ -57,7 +57,9 @@ examples:
 exit status: 0 compared (and no gate failed), 1 --fail-if-worse failed, 2 bad usage, a file that
 cannot be read or holds no results, or runs scored differently (without --allow-different), 4 the
 --report could not be written (disk full, file-size limit) or standard output was closed before
-the comparison was printed whole (| head); 'summscore score --help' lists every status.
+the comparison was printed whole (| head), 5 internal error (a bug: please report it); 'summscore
+score --help' lists every status. --fail-if-worse also fails (1) when it cannot decide: fewer
+than --min-paired cases (default 10) scored in both runs.
 """
 
 
@@ -185,7 +187,9 @@ def run_compare(args: argparse.Namespace) -> int:
     try:
         print_comparison(comparison, args.min_effect, human)
         if args.json:
-            print(json.dumps(comparison.to_dict(args.min_effect), ensure_ascii=False, indent=2))
+            print(
+                json.dumps(comparison.to_dict(**gate_options(args)), ensure_ascii=False, indent=2)
+            )
         sys.stdout.flush()
         cut = False
     except BrokenPipeError:  # (`| head`: its reader stopped; the rest goes nowhere)
@@ -224,20 +228,21 @@ def gate_status(comparison: Comparison, args: argparse.Namespace, stream: TextIO
     """``--fail-if-worse``'s verdict, printed; the exit status it gives."""
     if not getattr(args, "fail_if_worse", False):
         return EXIT_OK
-    effect = f" by more than {args.min_effect:g}" if args.min_effect else ""
+    gate = comparison.gate(**gate_options(args))
     label = f" ({comparison.candidate_name})"
-    if comparison.worse(args.min_effect):
-        print(f"summscore: gate failed: the candidate is worse{effect}{label}", file=stream)
+    option = ""
+    if gate.outcome == "too few cases":
+        option = f"; --min-paired {gate.min_paired} sets the fewest"
+    elif gate.outcome == "too many unmatched":
+        option = f" (--max-unmatched {gate.max_unmatched:g})"
+    if not gate.passed:
+        print(f"summscore: gate failed: {gate.text}{option}{label}", file=stream)
         return EXIT_GATE_FAILED
-    if comparison.paired < MIN_CASES:
-        n = comparison.paired
-        print(
-            f"summscore: gate not applied: {_cases(n)} scored in both runs "
-            f"{'is' if n == 1 else 'are'} too few to tell (at least {MIN_CASES}){label}",
-            file=stream,
-        )
+    if gate.outcome == "not applied":
+        print(f"summscore: gate not applied: {gate.text} (--min-paired {gate.min_paired})"
+              f"{label}", file=stream)  # fmt: skip
     else:
-        print(f"summscore: gate passed: not clearly worse{effect}{label}", file=stream)
+        print(f"summscore: gate passed: {gate.text}{label}", file=stream)
     return EXIT_OK
 
 
@@ -351,11 +356,12 @@ def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) 
 
 def comparison_paths(out: Path, base: str, candidate: str) -> tuple[Path, Path]:
     """Where an A/B run writes its comparison of ``candidate`` with ``base``: beside the
-    results, ``<results name>.<base>-vs-<candidate>.compare.json`` and ``.html``."""
-    stem = out.name.removesuffix(out.suffix)
+    results, ``<results file name>.<base>-vs-<candidate>.compare.json`` and ``.html``. The
+    results' whole name, format and all, so that runs with ``--out x.jsonl`` and ``--out x.csv``
+    never write (and replace) each other's comparisons."""
 
     def safe(name: str) -> str:
         return re.sub(r"[^\w.-]+", "_", name).strip("._") or "_"
 
-    name = f"{stem}.{safe(base)}-vs-{safe(candidate)}.compare"
+    name = f"{out.name}.{safe(base)}-vs-{safe(candidate)}.compare"
     return out.with_name(name + ".json"), out.with_name(name + ".html")

@@ -49,7 +49,8 @@ exit status: 0 every row scored (and no gate failed), 1 a gate failed (--fail-un
 --min-pass-rate, --fail-if-worse), 2 bad usage or input, or an output that cannot be written
 there, 3 some rows failed (see their "error"; also when a gate failed), 4 the results, report
 or a comparison not written (disk full, file-size limit: the rows finished are kept for
---resume), 130 interrupted (the rows finished so far are written, and the --report for them).
+--resume), 5 internal error (a bug: the traceback is printed; please report it), 130
+interrupted (the rows finished so far are written, and the --report for them).
 When several apply, the first of 130, 2, 4, 3, 1.
 """
 

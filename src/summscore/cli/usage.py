@@ -8,6 +8,7 @@ import sys
 __all__ = [
     "EXIT_FAILED_ROWS",
     "EXIT_GATE_FAILED",
+    "EXIT_INTERNAL_ERROR",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_OUTPUT_ERROR",
@@ -23,6 +24,9 @@ EXIT_OUTPUT_ERROR = 4  # results or report not written (disk full, file-size lim
 # whose rows failed exits EXIT_FAILED_ROWS even when a gate failed too: the gates judged an
 # incomplete run, and --resume (scoring only the failed rows) comes first.
 EXIT_GATE_FAILED = 1
+# An unexpected exception: a bug in summscore (the traceback is printed, keys masked). Not 1,
+# which CI reads as "a gate failed": a crash must not pass for "the candidate is worse".
+EXIT_INTERNAL_ERROR = 5
 
 
 class UsageError(Exception):

@@ -14,6 +14,7 @@ May import ``summscore.files`` (to read results files), ``summscore.results`` an
 from __future__ import annotations
 
 from .build import compare
+from .gate import Gate
 from .result import CaseChange, Comparison, MetricChange, PassRateChange, Verdict
 from .runs import Run, RunCase, load_run
 from .settings import ComparisonRefused
@@ -24,6 +25,7 @@ __all__ = [
     "CaseChange",
     "Comparison",
     "ComparisonRefused",
+    "Gate",
     "Interval",
     "MetricChange",
     "PassRateChange",

@@ -126,7 +126,7 @@ def _one_column(run: Run, column: str | None, role: str) -> Run:
 
 
 def _notes(base: Run, candidate: Run, method: str, changed: list[Any]) -> list[str]:
-    notes = []
+    notes = list(dict.fromkeys([*base.notes, *candidate.notes]))  # (an A/B file: both)
     if method == "fingerprint":
         notes.append(
             "ids are row numbers, so cases were matched by the source (and summary) they were "

@@ -21,9 +21,10 @@ from typing import Any
 
 from ..masking.replies import keys_in, redact_value
 from .assets import CSS, SCRIPT
-from .result import CaseChange, Comparison, json_id
+from .result import CaseChange, Comparison
 from .runs import RunCase
 from .svg import MAX_POINTS, difference_histogram, scatter
+from .values import json_id
 
 __all__ = ["PAGE_SIZE", "render_comparison", "write_comparison_report"]
 

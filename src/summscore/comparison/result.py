@@ -8,8 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
+from .gate import Gate, decide_gate
 from .runs import RunCase
 from .stats import MIN_CASES, Interval
+from .values import by as _by
+from .values import finite, json_id
+from .values import fmt as _fmt
 
 __all__ = ["CaseChange", "Comparison", "MetricChange", "PassRateChange", "Verdict"]
 
@@ -214,6 +218,27 @@ class Comparison:
         d = self.score.difference
         return d.n >= MIN_CASES and not math.isnan(d.high) and d.high < -min_effect
 
+    def gate(
+        self,
+        min_effect: float = 0.0,
+        *,
+        min_paired: int = MIN_CASES,
+        max_unmatched: float | None = None,
+    ) -> Gate:
+        """The CI gate (``--fail-if-worse``): fails when the candidate is ``worse(min_effect)``,
+        and when it cannot decide: fewer than ``min_paired`` cases scored in both runs, or more
+        than ``max_unmatched`` (a share, 0 to 1; None: no limit) of the base's cases without a
+        match in the candidate. ``.passed``, ``.outcome`` and ``.text`` say how it went."""
+        return decide_gate(
+            paired=self.paired,
+            matched=self.matched,
+            unmatched=len(self.unmatched_base),
+            worse=self.worse(min_effect),
+            min_effect=min_effect,
+            min_paired=min_paired,
+            max_unmatched=max_unmatched,
+        )
+
     def verdict(self, min_effect: float = 0.0) -> Verdict:
         """The headline: whether the candidate is worse, better or neither, in words."""
         d = self.score.difference
@@ -256,10 +281,18 @@ class Comparison:
 
     # ------------------------------------------------------------------ outputs
 
-    def to_dict(self, min_effect: float = 0.0) -> dict[str, Any]:
-        """The JSON object ``summscore compare --json`` prints (NaN as null)."""
+    def to_dict(
+        self,
+        min_effect: float = 0.0,
+        *,
+        min_paired: int = MIN_CASES,
+        max_unmatched: float | None = None,
+    ) -> dict[str, Any]:
+        """The JSON object ``summscore compare --json`` prints (NaN as null); ``gate`` holds
+        ``gate(min_effect, min_paired=..., max_unmatched=...)``."""
         d, p = self.score.difference, self.pass_rate
         verdict = self.verdict(min_effect)
+        gate = self.gate(min_effect, min_paired=min_paired, max_unmatched=max_unmatched)
         return {
             "summscore_version": __version__,
             "base": self.base_name,
@@ -304,6 +337,7 @@ class Comparison:
             "verdict_text": verdict.text,
             "min_effect": min_effect,
             "worse": self.worse(min_effect),
+            "gate": gate.to_dict(),
             "worst_regressions": [c.to_dict() for c in self.regressions()[:WORST_LISTED]],
             "best_improvements": [c.to_dict() for c in self.improvements()[:WORST_LISTED]],
             "seed": self.seed,
@@ -360,29 +394,3 @@ class Comparison:
         )
 
     __str__ = __repr__
-
-
-def finite(value: Any) -> Any:
-    """NaN and infinities as None (strict JSON)."""
-    return None if isinstance(value, float) and not math.isfinite(value) else value
-
-
-def json_id(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, bool)):
-        return value
-    if isinstance(value, float):
-        return finite(value)
-    return str(value)
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.3f}"
-
-
-def _by(value: float) -> str:
-    """0.004 lower / 0.012 higher / the same."""
-    if abs(value) < 0.0005:
-        return (
-            "the same" if value == 0 else f"{abs(value):.4f} {'higher' if value > 0 else 'lower'}"
-        )
-    return f"{abs(value):.3f} {'higher' if value > 0 else 'lower'}"

@@ -58,6 +58,7 @@ class Run:
     versions: tuple[str, ...] = ()
     positional_ids: bool = False  # ids are row numbers: they name places, not cases
     top: float = 1.0  # the highest score (Mastra's scale)
+    notes: tuple[str, ...] = ()  # what to know about its rows (scores out of range)
 
     @property
     def columns(self) -> list[str]:
@@ -162,10 +163,14 @@ def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:
     presets = _distinct(_text(r.get("preset")) for r in records)
     top = float(scale) if presets == ("mastra",) and isinstance(scale, (int, float)) else 1.0
     cases = []
+    bad: list[str] = []  # rows whose score is no score (out of range, not a number)
     for position, record in enumerate(records):
         score = _number(record.get("score"))
         error = _text(record.get("error"))
-        scored = error is None and score is not None and math.isfinite(score)
+        problem = None if error is not None else _bad_value(record, position, top)
+        if problem is not None:
+            bad.append(problem)
+        scored = error is None and problem is None and score is not None
         threshold = _number(record.get("threshold"))
         success = _truth(record.get("success"))
         cases.append(
@@ -173,7 +178,7 @@ def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:
                 id=_plain_id(record.get("id"), position),
                 score=score if scored and score is not None else math.nan,
                 passed=_passed(success, score, threshold, top) if scored else None,
-                error=None if scored else error or "no score",
+                error=None if scored else error or problem or "no score",
                 components={
                     n: v
                     for n in COMPONENTS
@@ -201,7 +206,32 @@ def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:
         "id_column" in r and _text(r.get("id_column")) is None for r in records
     )
     versions = _distinct(_text(r.get("summscore_version")) for r in records)
-    return Run(name, cases, settings, versions, positional, top)
+    notes: tuple[str, ...] = ()
+    if bad:
+        shown = "; ".join(bad[:5]) + ("; ..." if len(bad) > 5 else "")
+        notes = (
+            f"{name}: {len(bad)} {'row has' if len(bad) == 1 else 'rows have'} no valid score "
+            f"({shown}): counted as not scored",
+        )
+    return Run(name, cases, settings, versions, positional, top, notes)
+
+
+def _bad_value(record: Mapping[str, Any], position: int, top: float) -> str | None:
+    """What is wrong with a row without an error whose score (or a component) is not a score on
+    the run's scale, 0 to ``top`` (a hand-edited file: 1.7, -0.4, "abc"), naming the row (its
+    place, 1-based, and its id) and the field; None when nothing is. A missing score is the
+    plain "no score"."""
+    where = f"row {position + 1} (id {_plain_id(record.get('id'), position)!r})"
+    for field_name in ("score", *COMPONENTS):
+        raw = record.get(field_name)
+        if _missing(raw) or raw == "":
+            continue
+        value = _number(raw)
+        if value is None or not math.isfinite(value):
+            return f"{where}: {field_name} {raw!r} is not a number"
+        if not 0.0 <= value <= top:
+            return f"{where}: {field_name} {value:g} is outside 0 to {top:g}"
+    return None
 
 
 def _distinct(values: Iterable[Any]) -> tuple[Any, ...]:
