@@ -13,11 +13,13 @@ to the server, as TCP does:
   at the starting limit);
 * a 429 to a request granted since the last cut halves the limit (the other 429s of the same
   burst were caused by the old limit) and the request waits its Retry-After (the sender's part);
-* each request remembers its place among those in flight when it was granted: a 429 says the
-  server refused that many, so the level to come back to is one below the lowest place refused in
-  the burst (TCP's ssthresh, measured instead of guessed). Below it the limit grows by one per
-  answer again, so a halving costs one round, not the 16 rounds additive growth takes from 16
-  back to 32;
+* each request remembers its place among those in flight when it was sent (when ``acquire``
+  returned, not when its slot was granted: the answers of a round free their slots one by one
+  and each slot is handed on at once, so a place counted at the grant still counts the round's
+  answered requests). A 429 says the server refused that many, so the level to come back to is
+  one below the lowest place refused in the burst (TCP's ssthresh, measured instead of
+  guessed). Below it the limit grows by one per answer again, so a halving costs one
+  round, not the 16 rounds additive growth takes from 16 back to 32;
 * at that level it probes one higher per ``probe`` rounds of answers (two at first). A 429 at
   the same level again or higher (the server's capacity is steady) doubles ``probe``, up to
   ``_MAX_PROBE`` rounds; one lower (the capacity shrank) starts it again at two. A steady server is probed a few
@@ -42,7 +44,7 @@ _FIRST_PROBE = 2
 class Ticket(int):
     """What ``RequestLimiter.acquire`` returns: the epoch the slot was granted in (an int, as
     ``RequestLimiter.rate_limited`` takes it back), and ``place``: how many requests were in
-    flight with it then, itself included."""
+    flight when it was sent (as ``acquire`` returned), itself included."""
 
     place: int
 
@@ -68,12 +70,13 @@ class RequestLimiter:
         self.adaptive = adaptive
         self.ceiling = max(ceiling or limit, limit)
         self.in_flight = 0
+        self._handed = 0  # slots granted to waiters that have not resumed yet (not sent)
         self.peak = 0
         self.epoch = 0  # how many times the limit was cut
         self.target = 0  # after a cut: one below the lowest place the server refused
         self.probe = _FIRST_PROBE  # rounds of answers between probes above the target
         self._successes = 0
-        self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[Ticket]]] = deque()
+        self._waiters: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[int]]] = deque()
         self._lock = threading.Lock()
 
     async def acquire(self) -> Ticket:
@@ -82,13 +85,14 @@ class RequestLimiter:
         loop = asyncio.get_running_loop()
         with self._lock:
             if self.in_flight < self.limit and not self._waiters:
-                return self._take()
-            future: asyncio.Future[Ticket] = loop.create_future()
+                self._take()
+                return self._ticket(self.epoch)
+            future: asyncio.Future[int] = loop.create_future()
             self._waiters.append((loop, future))
         try:
-            # Granted in the epoch and place of the grant: a cut between the grant and this
-            # task's turn was not caused by this request.
-            return await future
+            # Granted in the epoch of the grant: a cut between the grant and this task's turn
+            # was not caused by this request.
+            epoch = await future
         except asyncio.CancelledError:
             with self._lock:
                 try:
@@ -98,8 +102,16 @@ class RequestLimiter:
                     granted = True
             # Handed a slot: give it back, unless _grant has yet to run (it then does).
             if granted and future.done() and not future.cancelled():
+                with self._lock:
+                    self._handed -= 1
                 self.release()
             raise
+        # The place is counted now, as the request is about to be sent, not at the grant: the
+        # answers that freed the slots handed out with this one have left the server, and those
+        # handed out with it but not sent yet have not reached it.
+        with self._lock:
+            self._handed -= 1
+            return self._ticket(epoch)
 
     def release(self) -> None:
         with self._lock:
@@ -157,23 +169,30 @@ class RequestLimiter:
     async def __aexit__(self, *exc: Any) -> None:
         self.release()
 
-    def _take(self) -> Ticket:
+    def _ticket(self, epoch: int) -> Ticket:
+        """A slot taken up, as its request is sent. Called with the lock held."""
+        return Ticket(epoch, self.in_flight - self._handed)
+
+    def _take(self) -> None:
         self.in_flight += 1
         self.peak = max(self.peak, self.in_flight)
-        return Ticket(self.epoch, self.in_flight)
 
     def _wake(self) -> None:
         """Hand free slots to waiters, in order. Called with the lock held."""
         while self._waiters and self.in_flight < self.limit:
             loop, future = self._waiters.popleft()
-            ticket = self._take()
+            self._take()
+            self._handed += 1
             try:
-                loop.call_soon_threadsafe(self._grant, future, ticket)
+                loop.call_soon_threadsafe(self._grant, future, self.epoch)
             except RuntimeError:  # that loop is closed: nobody will take the slot
                 self.in_flight -= 1
+                self._handed -= 1
 
-    def _grant(self, future: asyncio.Future[Ticket], ticket: Ticket) -> None:
+    def _grant(self, future: asyncio.Future[int], epoch: int) -> None:
         if future.done():  # cancelled after it was handed the slot
+            with self._lock:
+                self._handed -= 1
             self.release()
         else:
-            future.set_result(ticket)
+            future.set_result(epoch)
