@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row
 from ..files.fingerprint import run_settings
-from ..files.job import RunSink, print_summary, score_rows
+from ..files.job import RunSink, print_summary
 from ..files.provenance import RunProvenance
 from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
@@ -44,6 +44,7 @@ from .report import (
 )
 from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
+from .window import score_windows
 
 __all__ = ["run_score", "run_score_on_ray"]
 
@@ -292,7 +293,7 @@ def _run(
         warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
         try:
             stream = shards.ascore_stream if shards is not None else None
-            asyncio.run(score_rows(scorer, rows, sink, bar, stream=stream))
+            asyncio.run(score_windows(scorer, rows, sink, bar, stream=stream))
             failed = False
         except KeyboardInterrupt:
             interrupted, failed = True, False
