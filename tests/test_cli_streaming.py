@@ -15,8 +15,9 @@ import pytest
 
 from summscore import SummarizationScorer
 from summscore.files.datasets import Row
-from summscore.files.job import RunSink, score_rows
+from summscore.files.job import RunSink
 from summscore.files.run_stats import RunningSummary
+from summscore.files.window import score_windows
 from summscore.judges import LexicalJudge
 from summscore.results.stats import describe
 
@@ -56,7 +57,7 @@ def test_rows_are_read_no_further_ahead_than_one_window_and_written_in_order() -
 
     scorer = SummarizationScorer(LexicalJudge(), max_concurrency=4)
     sink = RunSink(writer, model=None, top=1.0, keep_for_report=False)  # type: ignore[arg-type]
-    asyncio.run(score_rows(scorer, rows(), sink, _Progress(), window=10))
+    asyncio.run(score_windows(scorer, rows(), sink, _Progress(), window=10))
     assert [r["id"] for r in writer.records] == list(range(100))
     # Row k is read only once the rows of the window before it are written.
     assert all(written >= (index // 10) * 10 for index, written in enumerate(written_when_read))

@@ -120,6 +120,29 @@ def test_a_long_dictionary_entry_many_rows_share_is_copied_a_few_rows_at_a_time(
     assert got["peak"] < 48 * 2**20  # 16 rows a batch, not 600
 
 
+def test_rows_sharing_a_dictionary_entry_become_python_values_a_slice_at_a_time(
+    tmp_path: Path,
+) -> None:
+    # As Python values every row holds its own copy of the shared entry: a whole batch of 200
+    # rows made Python values at once held 200 MiB in this process before the first row was
+    # used. Now a slice of about SLICE_BYTES is, and none is held while the next is made.
+    import tracemalloc
+
+    n = 200
+    entry = pa.array(["D" * 2**20])
+    sources = pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), entry)
+    path = tmp_path / "shared.parquet"
+    pq.write_table(_table(sources), path, compression="zstd", store_schema=False)
+    tracemalloc.start()
+    try:
+        count = sum(1 for record in open_records(path).records if record.fields is not None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == n
+    assert peak < 2 * parquet.SLICE_BYTES + 16 * 2**20, peak
+
+
 def test_texts_that_share_a_long_prefix_are_decoded_a_few_rows_at_a_time(tmp_path: Path) -> None:
     n, prefix = 300, "C" * 2**18  # DELTA_BYTE_ARRAY keeps the 256 KiB prefix once: 75 MiB decoded
     path = tmp_path / "prefixes.parquet"

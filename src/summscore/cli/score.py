@@ -28,6 +28,7 @@ from ..files.job import RunSink, print_summary
 from ..files.provenance import RunProvenance
 from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
+from ..files.window import score_windows
 from ..files.writer import OutputError
 from ..report.page import ReportCase
 from ..results import SummaryResult
@@ -44,7 +45,6 @@ from .report import (
 )
 from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
-from .window import score_windows
 
 __all__ = ["run_score", "run_score_on_ray"]
 

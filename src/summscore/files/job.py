@@ -11,11 +11,8 @@ from __future__ import annotations
 import math
 import sys
 from array import array
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from itertools import islice
 from typing import Any, TextIO
 
-from ..cases import Case
 from ..report.page import ReportCase
 from ..results import SummaryResult, Usage
 from ..scorer import SummarizationScorer
@@ -26,7 +23,7 @@ from .resume import ResumeState, key_of, usable
 from .run_stats import RunningSummary
 from .writer import finite
 
-__all__ = ["RunSink", "flush_ready", "print_summary", "score_rows", "settled"]
+__all__ = ["RunSink", "flush_ready", "print_summary", "settled"]
 
 _MAX_DUPLICATES_LISTED = 5
 
@@ -247,48 +244,6 @@ def _source_text(value: Any) -> str | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return "\n".join(value)
     return None
-
-
-async def score_rows(
-    scorer: SummarizationScorer,
-    rows: Iterable[Row],
-    sink: RunSink,
-    progress: Any,
-    *,
-    window: int | None = None,
-    stream: Callable[[Iterable[Case]], AsyncIterator[tuple[int, SummaryResult]]] | None = None,
-) -> None:
-    """Score ``rows`` and hand each result to ``sink`` in input order.
-
-    Rows are taken ``window`` at a time (default: 32 per concurrent case, at least 256), so at
-    most one window of rows and results is in memory while the judge works through it.
-    ``stream`` scores a window's cases in place of ``scorer.ascore_stream`` (``--workers``).
-    """
-    size = window or max(256, 32 * scorer.max_concurrency)
-    stream = stream or scorer.ascore_stream
-    source: Iterator[Row] = iter(rows)
-    while chunk := list(islice(source, size)):
-        ready: dict[int, SummaryResult | dict[str, Any]] = {}
-        todo: list[int] = []
-        for index, row in enumerate(chunk):
-            outcome = settled(sink, scorer, row)
-            if outcome is None:
-                todo.append(index)
-            else:
-                ready[index] = outcome
-        position = flush_ready(chunk, ready, 0, sink, progress)
-        cases = (
-            Case(
-                chunk[i].source,  # type: ignore[arg-type]
-                chunk[i].summary,  # type: ignore[arg-type]
-                chunk[i].assessment_questions,
-                id=chunk[i].id,
-            )
-            for i in todo
-        )
-        async for case_index, result in stream(cases):
-            ready[todo[case_index]] = result
-            position = flush_ready(chunk, ready, position, sink, progress)
 
 
 def settled(

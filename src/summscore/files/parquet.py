@@ -14,7 +14,9 @@ footer claims are not trusted):
 * the rows are read in batches sized so that a batch decodes to at most about ``BATCH_BYTES``
   (up to 1,024 rows): the row group's bytes a row, plus the size of each dictionary, any
   entry of which every row may repeat; the compressed bytes are streamed, not read a column
-  chunk at a time;
+  chunk at a time; a batch becomes Python values ``SLICE_BYTES``' worth of rows at a time
+  (as Python values every row holds its own copy of a shared entry), and neither a batch nor
+  a slice is held while the next one is read;
 * a text longer than ``MAX_CELL_CHARS`` characters (in a list of texts too) fails its row,
   named with its column, before the row's values become Python objects.
 
@@ -42,6 +44,7 @@ MAX_PAGE_BYTES = 256 * 2**20  # one page's uncompressed bytes, whatever it holds
 _SURE_BYTES = 4 * MAX_CELL_CHARS  # a value longer is a text past the cell cap, in any UTF-8
 BATCH_BYTES = 256 * 2**20  # bytes a batch of rows may decode to, at most
 _MAX_BATCH = 1024
+SLICE_BYTES = 32 * 2**20  # bytes of rows made Python values at once (a window's worth)
 _STREAM = 1 << 20  # compressed bytes read at a time
 _DELTA_BYTE_ARRAY = 7  # Parquet's Encoding number
 
@@ -96,8 +99,9 @@ def _rows(path: Path, handle: Any) -> Iterator[Record]:
                 continue
             size = row_group.total_byte_size // max(1, count) + plan.bound
             batch_size = max(1, min(_MAX_BATCH, BATCH_BYTES // max(1, size)))
+            slice_rows = max(1, min(batch_size, SLICE_BYTES // max(1, size)))
             try:
-                yield from _group_rows(handle, group, batch_size, first, plan.long)
+                yield from _group_rows(handle, group, batch_size, first, plan.long, slice_rows)
             except _Damaged as exc:
                 yield Record(exc.number, f"row {exc.number}", problem=damaged(path, exc.cause))
                 return
@@ -111,8 +115,11 @@ class _Damaged(Exception):
 
 
 def _group_rows(
-    handle: Any, group: int, batch_size: int, first: int, long: set[str]
+    handle: Any, group: int, batch_size: int, first: int, long: set[str], slice_rows: int
 ) -> Iterator[Record]:
+    """The rows of row group ``group``: read ``batch_size`` at a time, made Python values
+    ``slice_rows`` at a time (a batch holds a shared dictionary entry once; as Python values
+    every row holds its own copy), no batch or slice kept while the next one is read."""
     number = first - 1
     batches = handle.iter_batches(batch_size=batch_size, row_groups=[group])
     while True:
@@ -123,18 +130,24 @@ def _group_rows(
         except Exception as exc:
             raise _Damaged(number + 1, exc) from None
         over = _over_cap(batch, long) if long else {}
-        if over:  # the rows holding an over-long text are never copied into Python
-            kept = [index not in over for index in range(batch.num_rows)]
-            rows = iter(batch.filter(_mask(kept)).to_pylist())
-        else:
-            rows = iter(batch.to_pylist())
-        for index in range(batch.num_rows):
+        total = batch.num_rows
+        # the rows holding an over-long text are never copied into Python
+        kept = batch.filter(_mask([i not in over for i in range(total)])) if over else batch
+        del batch
+        rows: Iterator[dict[str, Any]] = iter(())
+        taken = 0
+        for index in range(total):
             number += 1
             if index in over:
                 problem = cell_too_long(MAX_CELL_CHARS, over[index])
                 yield Record(number, f"row {number}", problem=problem)
-            else:
-                yield Record(number, f"row {number}", fields=next(rows))
+                continue
+            if taken % slice_rows == 0:
+                rows = iter(())  # (the previous slice is let go before the next is made)
+                rows = iter(kept.slice(taken, slice_rows).to_pylist())
+            taken += 1
+            yield Record(number, f"row {number}", fields=next(rows))
+        del kept, rows
 
 
 def _mask(kept: list[bool]) -> Any:

@@ -2,9 +2,9 @@
 
 The rows are read lazily and scored a window at a time; a window's rows, their cases and their
 results are all the run holds of the input (results wait there to be written in input order).
-A window counted in rows alone (``files.job.score_rows``: 32 per concurrent case, at least 256)
-holds 256 rows however long they are: rows of 1.9 million characters made it about 500 MB, in
-the parent, before a worker held any. Here a window also ends once its rows' texts (source,
+A window counted in rows alone (32 per concurrent case, at least 256) would hold 256 rows however
+long they are: rows of 1.9 million characters made it about 500 MB, in the parent, before a
+worker held any. So a window also ends once its rows' texts (source,
 summary, questions) reach ``WINDOW_BYTES``; a row longer than that alone is a window of its own.
 Every row is still scored, with the same numbers, in the same order; ordinary rows (a few
 kilobytes) never reach the bound, so their windows are the same as before.
@@ -20,10 +20,10 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 from ..cases import Case
-from ..files.datasets import Row
-from ..files.job import RunSink, settled
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
+from .datasets import Row
+from .job import RunSink, settled
 
 __all__ = ["WINDOW_BYTES", "row_bytes", "score_windows", "windows"]
 
@@ -71,8 +71,7 @@ async def score_windows(
     stream: Callable[[Iterable[Case]], AsyncIterator[tuple[int, SummaryResult]]] | None = None,
     on_window: Callable[[list[Row]], None] | None = None,
 ) -> None:
-    """Score ``rows`` and hand each result to ``sink`` in input order, as
-    ``files.job.score_rows`` does, in windows of at most ``window`` rows (default: 32 per
+    """Score ``rows`` and hand each result to ``sink`` in input order, in windows of at most ``window`` rows (default: 32 per
     concurrent case, at least 256) and about ``max_bytes`` of text (default ``WINDOW_BYTES``).
     ``stream`` scores a window's cases in place of ``scorer.ascore_stream`` (``--workers``);
     ``on_window`` sees each window before it is scored (the tests' hook)."""

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from summscore import SummarizationScorer
 from summscore.cases import Case
 from summscore.cli import main
-from summscore.cli.window import WINDOW_BYTES, row_bytes, score_windows, windows
 from summscore.files.datasets import Row
-from summscore.files.job import RunSink, score_rows
+from summscore.files.job import RunSink
+from summscore.files.window import WINDOW_BYTES, row_bytes, score_windows, windows
 from summscore.judges import LexicalJudge
 from summscore.results import SummaryResult
 
@@ -130,7 +130,7 @@ def test_small_windows_give_the_same_results_in_the_same_order_as_the_count_wind
         if small:  # a window every few rows
             asyncio.run(score_windows(scorer, _rows(), sink, _Progress(), max_bytes=400))
         else:
-            asyncio.run(score_rows(scorer, _rows(), sink, _Progress()))
+            asyncio.run(score_windows(scorer, _rows(), sink, _Progress()))  # by count alone
         return writer.records
 
     assert run(small=True) == run(small=False)
