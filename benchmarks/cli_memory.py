@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -309,6 +309,29 @@ _KINDS = (
 )
 
 
+def _wait(
+    child: subprocess.Popen[bytes],
+    start: float,
+    timeout: float,
+    pause: float,
+    tick: Callable[[], None] | None = None,
+) -> tuple[bool, int, Any]:
+    """Wait for ``child`` (killed once ``timeout`` seconds have passed since ``start``),
+    calling ``tick`` every ``pause`` seconds meanwhile: whether it was stopped, its wait status
+    and its resource usage (os.wait4)."""
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            return False, status, usage
+        if time.perf_counter() - start > timeout:
+            child.kill()
+            _, status, usage = os.wait4(child.pid, 0)
+            return True, status, usage
+        if tick is not None:
+            tick()
+        time.sleep(pause)
+
+
 def _run_limited(path: Path, out: Path, timeout: float, cap: int) -> dict[str, Any]:
     """Run the command on ``path`` in a child limited to ``cap`` bytes of address space; its
     exit status (None when stopped at ``timeout``), seconds and peak RSS (os.wait4)."""
@@ -324,17 +347,7 @@ def _run_limited(path: Path, out: Path, timeout: float, cap: int) -> dict[str, A
         stderr=subprocess.PIPE,
         preexec_fn=limit,
     )
-    stopped = False
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - start > timeout:
-            child.kill()
-            stopped = True
-            pid, status, usage = os.wait4(child.pid, 0)
-            break
-        time.sleep(0.05)
+    stopped, status, usage = _wait(child, start, timeout, 0.05)
     seconds = time.perf_counter() - start
     err = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
     last = [line for line in err.splitlines() if line.strip()][-1:] or [""]
@@ -432,20 +445,14 @@ def _run_sampled(argv: list[str], timeout: float) -> dict[str, Any]:
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     parent_peak = workers_peak = both_peak = 0
-    stopped = False
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - start > timeout:
-            child.kill()
-            stopped = True
-            pid, status, usage = os.wait4(child.pid, 0)
-            break
+
+    def sample() -> None:
+        nonlocal parent_peak, workers_peak, both_peak
         parent, below = _tree_rss(child.pid)
         parent_peak, workers_peak = max(parent_peak, parent), max(workers_peak, below)
         both_peak = max(both_peak, parent + below)
-        time.sleep(0.02)
+
+    stopped, status, usage = _wait(child, start, timeout, 0.02, sample)
     err = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
     return {
         "code": None if stopped else os.waitstatus_to_exitcode(status),

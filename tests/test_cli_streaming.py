@@ -9,7 +9,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,30 +19,15 @@ from summscore.files.run_stats import RunningSummary
 from summscore.files.window import score_windows
 from summscore.judges import LexicalJudge
 from summscore.results.stats import describe
+from tests.result_rows import ListWriter, NoProgress
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class _Writer:
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-
-    def write(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def close(self) -> None:
-        pass
-
-
-class _Progress:
-    def update(self, n: int) -> None:
-        pass
 
 
 def test_rows_are_read_no_further_ahead_than_one_window_and_written_in_order() -> None:
     read = 0
     written_when_read: list[int] = []
-    writer = _Writer()
+    writer = ListWriter()
 
     def rows() -> Iterator[Row]:
         nonlocal read
@@ -57,7 +41,7 @@ def test_rows_are_read_no_further_ahead_than_one_window_and_written_in_order() -
 
     scorer = SummarizationScorer(LexicalJudge(), max_concurrency=4)
     sink = RunSink(writer, model=None, top=1.0, keep_for_report=False)  # type: ignore[arg-type]
-    asyncio.run(score_windows(scorer, rows(), sink, _Progress(), window=10))
+    asyncio.run(score_windows(scorer, rows(), sink, NoProgress(), window=10))
     assert [r["id"] for r in writer.records] == list(range(100))
     # Row k is read only once the rows of the window before it are written.
     assert all(written >= (index // 10) * 10 for index, written in enumerate(written_when_read))

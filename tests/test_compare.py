@@ -18,24 +18,12 @@ import summscore
 from summscore import ClaimVerdict, SummaryResult, SummaryResults
 from summscore.comparison import ComparisonRefused, compare, load_run
 from summscore.files.writer import ResultWriter
-
-
-def _record(i: Any, score: float | None, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": i,
-        "score": score,
-        "error": None if score is not None else "JudgeError: HTTP 500",
-        "preset": "deepeval",
-        "judge": "lexical",
-        "prompt_set": "none",
-        "threshold": 0.5,
-        **extra,
-    }
+from tests.result_rows import result_record
 
 
 def _pair(n: int = 30, drop: float = 0.0, seed: int = 0) -> tuple[list[dict], list[dict]]:
     rng = random.Random(seed)
-    base = [_record(f"c{i}", round(rng.random(), 3)) for i in range(n)]
+    base = [result_record(f"c{i}", round(rng.random(), 3)) for i in range(n)]
     candidate = [{**r, "score": round(max(0.0, r["score"] - drop), 3)} for r in base]
     return base, candidate
 
@@ -56,16 +44,19 @@ def test_cases_are_matched_by_id_in_any_order_with_ids_of_either_type() -> None:
     result = compare(base, list(reversed(candidate)))
     assert result.matched == 12 and result.matched_by == "id"
     assert [c.id for c in result.cases] == [r["id"] for r in base]  # the base's order
-    numeric = compare([_record(3, 0.5), _record(4, 0.6)], [_record("3", 0.4), _record(4.0, 0.6)])
+    numeric = compare(
+        [result_record(3, 0.5), result_record(4, 0.6)],
+        [result_record("3", 0.4), result_record(4.0, 0.6)],
+    )
     assert numeric.matched == 2  # a CSV file reads 3 as "3", pandas as 3.0
 
 
 def test_unmatched_and_failed_cases_are_counted_and_listed_never_dropped_silently() -> None:
     base, candidate = _pair(14)
-    base.append(_record("only-base", 0.5))
-    candidate.append(_record("only-candidate", 0.5))
-    candidate[2] = _record(candidate[2]["id"], None)
-    base[5] = _record(base[5]["id"], None)
+    base.append(result_record("only-base", 0.5))
+    candidate.append(result_record("only-candidate", 0.5))
+    candidate[2] = result_record(candidate[2]["id"], None)
+    base[5] = result_record(base[5]["id"], None)
     result = compare(base, candidate)
     assert [c.id for c in result.unmatched_base] == ["only-base"]
     assert [c.id for c in result.unmatched_candidate] == ["only-candidate"]
@@ -78,8 +69,8 @@ def test_unmatched_and_failed_cases_are_counted_and_listed_never_dropped_silentl
 
 
 def test_an_id_named_twice_pairs_its_occurrences_in_order() -> None:
-    base = [_record("a", 0.1), _record("a", 0.5), _record("b", 0.9)]
-    candidate = [_record("a", 0.2), _record("b", 0.9), _record("a", 0.4)]
+    base = [result_record("a", 0.1), result_record("a", 0.5), result_record("b", 0.9)]
+    candidate = [result_record("a", 0.2), result_record("b", 0.9), result_record("a", 0.4)]
     result = compare(base, candidate)
     assert [(c.base.score, c.candidate.score) for c in result.cases] == [
         (0.1, 0.2),
@@ -89,7 +80,7 @@ def test_an_id_named_twice_pairs_its_occurrences_in_order() -> None:
 
 
 def _printed(i: int, source: str, summary: str, score: float, **extra: Any) -> dict[str, Any]:
-    return _record(
+    return result_record(
         i,
         score,
         id_column=None,  # the input had no id column: ids are row numbers
@@ -112,10 +103,13 @@ def test_row_numbers_are_no_ids_so_cases_are_matched_by_what_they_were_scored_fr
 
 
 def test_a_source_that_changed_under_the_same_id_is_not_compared_and_is_named() -> None:
-    base = [_record("a", 0.9, source_fingerprint="one"), _record("b", 0.5, source_fingerprint="x")]
+    base = [
+        result_record("a", 0.9, source_fingerprint="one"),
+        result_record("b", 0.5, source_fingerprint="x"),
+    ]
     candidate = [
-        _record("a", 0.1, source_fingerprint="two"),
-        _record("b", 0.5, source_fingerprint="x"),
+        result_record("a", 0.1, source_fingerprint="two"),
+        result_record("b", 0.5, source_fingerprint="x"),
     ]
     result = compare(base, candidate)
     assert result.source_changed == ["a"] and result.matched == 1
@@ -157,7 +151,7 @@ def test_a_version_change_is_noted_not_refused() -> None:
 
 def test_the_evidence_that_changed_is_kept_per_case() -> None:
     base = [
-        _record(
+        result_record(
             "a",
             0.9,
             unsupported_claims=["old claim"],
@@ -167,7 +161,7 @@ def test_the_evidence_that_changed_is_kept_per_case() -> None:
         )
     ]
     candidate = [
-        _record(
+        result_record(
             "a",
             0.2,
             unsupported_claims=["old claim", "Founded in 1999."],
@@ -184,9 +178,11 @@ def test_the_evidence_that_changed_is_kept_per_case() -> None:
 
 
 def test_figures_for_every_component_and_the_pass_rate_with_mcnemar() -> None:
-    base = [_record(i, 0.8, alignment_score=0.8, coverage_score=0.9) for i in range(20)]
+    base = [result_record(i, 0.8, alignment_score=0.8, coverage_score=0.9) for i in range(20)]
     candidate = [
-        _record(i, 0.3 if i < 6 else 0.8, alignment_score=0.3 if i < 6 else 0.8, coverage_score=0.9)
+        result_record(
+            i, 0.3 if i < 6 else 0.8, alignment_score=0.3 if i < 6 else 0.8, coverage_score=0.9
+        )
         for i in range(20)
     ]
     result = compare(base, candidate)
@@ -200,8 +196,8 @@ def test_figures_for_every_component_and_the_pass_rate_with_mcnemar() -> None:
 
 
 def test_ties_and_unchanged_cases_with_a_tolerance() -> None:
-    base = [_record(i, 0.5) for i in range(12)]
-    candidate = [_record(i, 0.5 + (0.004 if i % 2 else 0.0)) for i in range(12)]
+    base = [result_record(i, 0.5) for i in range(12)]
+    candidate = [result_record(i, 0.5 + (0.004 if i % 2 else 0.0)) for i in range(12)]
     exact = compare(base, candidate)
     assert len(exact.improved) == 6 and len(exact.unchanged) == 6
     loose = compare(base, candidate, tolerance=0.01)
@@ -282,7 +278,7 @@ def test_an_ab_results_file_holds_two_runs(tmp_path: Path) -> None:
 
 def test_the_json_object_has_what_scripts_read_and_is_strict_json() -> None:
     base, candidate = _pair(20, drop=0.1)
-    candidate[3] = _record("c3", None)
+    candidate[3] = result_record("c3", None)
     data = compare(base, candidate).to_dict()
     for key in (
         "matched",
@@ -302,7 +298,7 @@ def test_the_json_object_has_what_scripts_read_and_is_strict_json() -> None:
 
 
 def test_nothing_to_compare_is_a_verdict_not_a_crash() -> None:
-    result = compare([_record("a", None)], [_record("a", 0.4)])
+    result = compare([result_record("a", None)], [result_record("a", 0.4)])
     assert result.paired == 0 and result.verdict().kind == "nothing to compare"
     assert math.isnan(result.score.difference.value) and not result.worse()
     json.dumps(result.to_dict(), allow_nan=False)
@@ -319,8 +315,8 @@ def test_bad_arguments_are_refused() -> None:
 
 def test_two_runs_with_the_same_scores_say_so_in_words() -> None:
     # Every difference 0: the interval is 0 to 0, which reads "the same to the same" as a range.
-    base = [_record(f"c{i}", 0.2 + i / 50) for i in range(20)]
-    result = compare(base, [_record(f"c{i}", 0.2 + i / 50) for i in range(20)])
+    base = [result_record(f"c{i}", 0.2 + i / 50) for i in range(20)]
+    result = compare(base, [result_record(f"c{i}", 0.2 + i / 50) for i in range(20)])
     verdict = result.verdict()
     assert verdict.kind == "no clear difference" and not result.worse()
     assert "same to the same" not in verdict.text and "same scores" in verdict.text

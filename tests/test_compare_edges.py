@@ -16,20 +16,9 @@ import pytest
 from summscore import SummaryResult, SummaryResults
 from summscore.cli import main
 from summscore.comparison import compare
+from tests.result_rows import result_record
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _record(i: Any, score: float | None) -> dict[str, Any]:
-    return {
-        "id": i,
-        "score": score,
-        "error": None if score is not None else "JudgeError: HTTP 500",
-        "preset": "deepeval",
-        "judge": "lexical",
-        "prompt_set": "none",
-        "threshold": 0.5,
-    }
 
 
 def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -38,7 +27,7 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 def _runs(tmp_path: Path, n: int = 20, drop: float = 0.3, noise: float = 0.0) -> tuple[str, str]:
-    base = [_record(f"c{i}", 0.5 + (i % 5) / 10) for i in range(n)]
+    base = [result_record(f"c{i}", 0.5 + (i % 5) / 10) for i in range(n)]
     candidate = [
         {**r, "score": r["score"] - drop + (noise if i % 2 else -noise)} for i, r in enumerate(base)
     ]
@@ -72,7 +61,7 @@ def test_rows_that_are_not_results_are_refused_naming_the_missing_score() -> Non
         compare(rows, rows)
     pd = pytest.importorskip("pandas")
     with pytest.raises(ValueError, match="not summscore results"):
-        compare(pd.DataFrame(rows), [_record("c0", 0.5)])
+        compare(pd.DataFrame(rows), [result_record("c0", 0.5)])
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
@@ -150,8 +139,8 @@ def test_fail_if_worse_on_a_run_of_one_summary_column_is_refused(
 def test_the_lines_a_ci_log_shows_read_as_sentences(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = _write(tmp_path / "b.jsonl", [_record("a", 0.8)])
-    candidate = _write(tmp_path / "c.jsonl", [_record("a", 0.7)])
+    base = _write(tmp_path / "b.jsonl", [result_record("a", 0.8)])
+    candidate = _write(tmp_path / "c.jsonl", [result_record("a", 0.7)])
     assert main(["compare", str(base), str(candidate), "--fail-if-worse"]) == 1  # (cannot decide)
     captured = capsys.readouterr()
     assert "1 case matched by id, 1 scored in both" in captured.out

@@ -16,22 +16,10 @@ import pytest
 
 from summscore.cli import EXIT_INTERNAL_ERROR, main
 from summscore.comparison import compare
+from tests.result_rows import result_record
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-proj-abcdefghijklmnopqrstuvwx1234"
-
-
-def _record(i: Any, score: float | str | None, **extra: Any) -> dict[str, Any]:
-    return {
-        "id": i,
-        "score": score,
-        "error": None if score is not None else "JudgeError: HTTP 500",
-        "preset": "deepeval",
-        "judge": "lexical",
-        "prompt_set": "none",
-        "threshold": 0.5,
-        **extra,
-    }
 
 
 def _write(path: Path, rows: list[dict[str, Any]]) -> str:
@@ -45,8 +33,8 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> str:
 def test_a_candidate_whose_ids_all_changed_fails_the_gate_naming_the_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.8) for i in range(40)])
-    renamed = _write(tmp_path / "c.jsonl", [_record(f"new-{i}", 0.2) for i in range(40)])
+    base = _write(tmp_path / "b.jsonl", [result_record(f"c{i}", 0.8) for i in range(40)])
+    renamed = _write(tmp_path / "c.jsonl", [result_record(f"new-{i}", 0.2) for i in range(40)])
     assert main(["compare", base, renamed, "--fail-if-worse"]) == 1
     err = capsys.readouterr().err
     assert "gate failed: 0 cases scored in both runs, fewer than the 10 needed" in err
@@ -59,8 +47,8 @@ def test_a_candidate_whose_ids_all_changed_fails_the_gate_naming_the_counts(
 def test_a_candidate_that_scored_3_of_many_rows_fails_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.8) for i in range(200)])
-    mostly_failed = [_record(f"c{i}", 0.8 if i < 3 else None) for i in range(200)]
+    base = _write(tmp_path / "b.jsonl", [result_record(f"c{i}", 0.8) for i in range(200)])
+    mostly_failed = [result_record(f"c{i}", 0.8 if i < 3 else None) for i in range(200)]
     candidate = _write(tmp_path / "c.jsonl", mostly_failed)
     assert main(["compare", base, candidate, "--fail-if-worse", "--json"]) == 1
     captured = capsys.readouterr()
@@ -77,8 +65,12 @@ def test_a_candidate_that_scored_3_of_many_rows_fails_the_gate(
 def test_max_unmatched_fails_a_candidate_that_covers_too_little_of_the_base(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.5 + i % 5 / 10) for i in range(100)])
-    half = _write(tmp_path / "c.jsonl", [_record(f"c{i}", 0.5 + i % 5 / 10) for i in range(50)])
+    base = _write(
+        tmp_path / "b.jsonl", [result_record(f"c{i}", 0.5 + i % 5 / 10) for i in range(100)]
+    )
+    half = _write(
+        tmp_path / "c.jsonl", [result_record(f"c{i}", 0.5 + i % 5 / 10) for i in range(50)]
+    )
     gate = ["compare", base, half, "--fail-if-worse"]
     assert main(gate) == 0
     assert "50 without a match in the candidate" in capsys.readouterr().err  # said, not hidden
@@ -90,7 +82,7 @@ def test_max_unmatched_fails_a_candidate_that_covers_too_little_of_the_base(
 
 
 def test_the_gate_options_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.8) for i in range(12)])
+    base = _write(tmp_path / "b.jsonl", [result_record(f"c{i}", 0.8) for i in range(12)])
     assert main(["compare", base, base, "--min-paired", "50"]) == 2  # a gate option, no gate
     assert "--min-paired applies to --fail-if-worse" in capsys.readouterr().err
     assert main(["compare", base, base, "--fail-if-worse", "--max-unmatched", "5"]) == 2
@@ -114,7 +106,7 @@ def test_an_unexpected_error_exits_5_with_the_traceback_and_no_key(
     def boom(*args: Any) -> int:
         raise RuntimeError(f"a bug, with a key in the message: {KEY}")
 
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.8) for i in range(12)])
+    base = _write(tmp_path / "b.jsonl", [result_record(f"c{i}", 0.8) for i in range(12)])
     monkeypatch.setattr(summscore.cli.compare, "run_compare", boom)
     assert main(["compare", base, base, "--fail-if-worse"]) == EXIT_INTERNAL_ERROR == 5
     err = capsys.readouterr().err
@@ -133,7 +125,7 @@ def test_an_unexpected_error_exits_5_with_the_traceback_and_no_key(
 
 def test_the_command_exits_5_on_a_crash(tmp_path: Path) -> None:
     # The console script and python -m summscore exit with what main returns.
-    base = _write(tmp_path / "b.jsonl", [_record(f"c{i}", 0.8) for i in range(12)])
+    base = _write(tmp_path / "b.jsonl", [result_record(f"c{i}", 0.8) for i in range(12)])
     code = (
         "import sys, summscore.comparison.result as r\n"
         "def boom(*a, **k): raise ZeroDivisionError('division by zero')\n"
@@ -155,7 +147,7 @@ def test_the_command_exits_5_on_a_crash(tmp_path: Path) -> None:
 def test_scores_off_the_scale_are_not_scores_naming_the_row_and_field(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rows = [_record(f"c{i}", 0.6) for i in range(12)]
+    rows = [result_record(f"c{i}", 0.6) for i in range(12)]
     edited = [dict(r) for r in rows]
     edited[3]["score"] = 1.7
     edited[5]["score"] = -0.4
@@ -180,7 +172,7 @@ def test_scores_off_the_scale_are_not_scores_naming_the_row_and_field(
 
 def test_mastra_scores_are_checked_on_its_scale(tmp_path: Path) -> None:
     def mastra(i: int, score: float) -> dict[str, Any]:
-        return _record(f"c{i}", score, preset="mastra", options={"scale": 10}, threshold=None)
+        return result_record(f"c{i}", score, preset="mastra", options={"scale": 10}, threshold=None)
 
     base = _write(tmp_path / "b.jsonl", [mastra(i, 7.5) for i in range(12)])
     edited = [mastra(i, 11.0 if i == 2 else 8.5) for i in range(12)]

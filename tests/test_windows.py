@@ -23,26 +23,11 @@ from summscore.files.job import RunSink
 from summscore.files.window import WINDOW_BYTES, row_bytes, score_windows, windows
 from summscore.judges import LexicalJudge
 from summscore.results import SummaryResult
+from tests.result_rows import ListWriter, NoProgress
 
 # The bound docs/cli.md states ("about 32 MB of text"), spelled out: a test of the figure, not
 # of the module's constant.
 _DOCUMENTED = 32 * 2**20
-
-
-class _Writer:
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-
-    def write(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def close(self) -> None:
-        pass
-
-
-class _Progress:
-    def update(self, n: int) -> None:
-        pass
 
 
 def test_the_cli_holds_no_more_than_the_bound_of_long_rows_at_once(
@@ -125,12 +110,12 @@ def _rows() -> Iterator[Row]:
 def test_small_windows_give_the_same_results_in_the_same_order_as_the_count_windows() -> None:
     def run(small: bool) -> list[dict[str, Any]]:
         scorer = SummarizationScorer(LexicalJudge(), max_concurrency=4)
-        writer = _Writer()
+        writer = ListWriter()
         sink = RunSink(writer, model=None, top=1.0, keep_for_report=False)  # type: ignore[arg-type]
         if small:  # a window every few rows
-            asyncio.run(score_windows(scorer, _rows(), sink, _Progress(), max_bytes=400))
+            asyncio.run(score_windows(scorer, _rows(), sink, NoProgress(), max_bytes=400))
         else:
-            asyncio.run(score_windows(scorer, _rows(), sink, _Progress()))  # by count alone
+            asyncio.run(score_windows(scorer, _rows(), sink, NoProgress()))  # by count alone
         return writer.records
 
     assert run(small=True) == run(small=False)
@@ -155,10 +140,10 @@ def test_a_row_is_let_go_once_written_not_when_its_window_ends() -> None:
         yield 2, scorer.failed_result(RuntimeError("x"))
         yield 1, scorer.failed_result(RuntimeError("x"))
 
-    writer = _Writer()
+    writer = ListWriter()
     sink = RunSink(writer, model=None, top=1.0, keep_for_report=False)  # type: ignore[arg-type]
     rows = iter(made)
     del made
-    asyncio.run(score_windows(scorer, rows, sink, _Progress(), stream=stream))
+    asyncio.run(score_windows(scorer, rows, sink, NoProgress(), stream=stream))
     assert [r["id"] for r in writer.records] == [0, 1, 2]
     assert alive_at_end == [False]
