@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from summscore.files import parquet  # noqa: E402
+from summscore.files import parquet, parquet_pages  # noqa: E402
 from summscore.files.datasets import InputError, read_rows  # noqa: E402
 from summscore.files.records import open_records  # noqa: E402
 
@@ -87,7 +87,7 @@ def test_a_cell_past_the_cap_fails_its_row_naming_the_column(tmp_path: Path) -> 
 def test_a_page_past_the_memory_bound_fails_only_its_row_group(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parquet, "MAX_PAGE_BYTES", 2**20)  # (the real bound: 256 MiB)
+    monkeypatch.setattr(parquet_pages, "MAX_PAGE_BYTES", 2**20)  # (the real bound: 256 MiB)
     sources = ["Short."] * 2000 + [f"{i} " + "word " * 600 for i in range(2000)] + ["End."] * 10
     path = tmp_path / "groups.parquet"
     pq.write_table(_table(sources), path, row_group_size=2000, use_dictionary=False)
@@ -141,6 +141,110 @@ def test_rows_sharing_a_dictionary_entry_become_python_values_a_slice_at_a_time(
         tracemalloc.stop()
     assert count == n
     assert peak < 2 * parquet.SLICE_BYTES + 16 * 2**20, peak
+
+
+def _shared_entry(path: Path, n: int, entry: str) -> None:
+    """``n`` rows whose source is one dictionary entry, as another program writes them (no
+    Arrow schema stored: read back as plain texts unless asked for a dictionary)."""
+    sources = pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), pa.array([entry]))
+    pq.write_table(_table(sources), path, compression="zstd", store_schema=False)
+
+
+def test_a_dictionary_entry_all_rows_share_is_held_once_in_arrow(tmp_path: Path) -> None:
+    # Read as plain texts, each batch held the entry once a row: 255 rows of 1 MiB, 255 MiB
+    # (the 20,000-row file of a 1.9 MB entry: 870 MB peak RSS). Read as a dictionary, once.
+    path = tmp_path / "shared.parquet"
+    _shared_entry(path, 600, "E" * 2**20)
+    got = _arrow_peak(path)
+    assert len(got["records"]) == 600 and not any(problem for _, problem in got["records"])
+    assert got["peak"] < 16 * 2**20, got["peak"]
+
+
+def test_rows_sharing_a_dictionary_entry_share_one_python_value(tmp_path: Path) -> None:
+    import tracemalloc
+
+    path = tmp_path / "shared.parquet"
+    _shared_entry(path, 200, "F" * 2**20)
+    tracemalloc.start()
+    try:
+        records = open_records(path).records
+        first = [next(records) for _ in range(8)]  # (a slice is 16 rows of this file)
+        count = 8 + sum(1 for record in records if record.fields is not None)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 200
+    assert all(r.fields is not None and r.fields["source"] == "F" * 2**20 for r in first)
+    assert len({id(r.fields["source"]) for r in first if r.fields}) == 1  # (one object)
+    assert peak < 8 * 2**20, peak  # (a copy a row: 16 MiB a slice, two slices at the turn)
+
+
+def test_only_columns_coded_against_their_dictionary_throughout_are_read_as_one(
+    tmp_path: Path,
+) -> None:
+    # A dictionary that fell back to plain pages would be rebuilt by Arrow from every value
+    # read so far, growing with each batch: such a column is read as plain texts.
+    texts = [f"{i} " + "word " * 200 for i in range(3000)]
+    table = pa.table({"coded": ["Same text."] * 3000, "fell_back": texts, "number": range(3000)})
+    path = tmp_path / "mixed.parquet"
+    pq.write_table(table, path, dictionary_pagesize_limit=2**16)
+    meta = pq.ParquetFile(path).metadata
+    assert meta.row_group(0).column(1).has_dictionary_page  # (then plain pages)
+    with path.open("rb") as raw:
+        plan = parquet_pages.read_plan(raw, meta.row_group(0))
+    assert plan.coded == {"coded"}
+    assert set(plan.dictionaries) == {"coded", "fell_back", "number"}
+    assert [r.fields for r in open_records(path).records] == table.to_pylist()
+
+
+_CELLS = st.none() | st.sampled_from(["", "a", "The bridge opened.", "é" * 40, "x" * 3000])
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rows=st.lists(
+        st.tuples(
+            _CELLS, st.none() | st.lists(_CELLS, max_size=3), st.none() | st.binary(max_size=5)
+        ),
+        min_size=1,
+        max_size=120,
+    ),
+    row_group_size=st.sampled_from([7, 50, 1000]),
+    dictionary_limit=st.sampled_from([64, 2**20]),
+    store_schema=st.booleans(),
+    coded=st.booleans(),
+)
+def test_values_read_as_dictionaries_are_the_values_written(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[tuple[Any, Any, Any]],
+    row_group_size: int,
+    dictionary_limit: int,
+    store_schema: bool,
+    coded: bool,
+) -> None:
+    texts, lists, blobs = (list(column) for column in zip(*rows))
+    table = pa.table(
+        {
+            "text": pa.array(texts, pa.string()),
+            "texts": pa.array(lists, pa.list_(pa.string())),
+            "blob": pa.array(blobs, pa.binary()),
+        }
+    )
+    if coded:  # (an Arrow dictionary column: read back as one when the schema is stored)
+        table = table.set_column(0, "text", table["text"].dictionary_encode())
+    path = tmp_path_factory.mktemp("values") / "values.parquet"
+    pq.write_table(
+        table,
+        path,
+        row_group_size=row_group_size,
+        dictionary_pagesize_limit=dictionary_limit,
+        store_schema=store_schema,
+    )
+    got = [r.fields for r in open_records(path).records]
+    assert got == pq.read_table(path).to_pylist()
+    assert [row["text"] for row in got if row] == texts
 
 
 def test_texts_that_share_a_long_prefix_are_decoded_a_few_rows_at_a_time(tmp_path: Path) -> None:
@@ -207,7 +311,7 @@ def test_page_headers_are_walked_to_the_end_of_every_column_chunk(
                 start = chunk.data_page_offset
                 if chunk.has_dictionary_page and chunk.dictionary_page_offset:
                     start = min(start, chunk.dictionary_page_offset)
-                pages = list(parquet._pages(raw, start, start + chunk.total_compressed_size))
+                pages = list(parquet_pages.pages(raw, start, start + chunk.total_compressed_size))
                 data = sum(p.values for p in pages if not p.dictionary)
                 assert data == chunk.num_values
                 assert sum(p.dictionary for p in pages) == int(chunk.has_dictionary_page)
@@ -216,10 +320,13 @@ def test_page_headers_are_walked_to_the_end_of_every_column_chunk(
 
 @settings(max_examples=200, deadline=None)
 @given(header=st.binary(max_size=64))
+@example(
+    header=b"\x55\x00\x00"
+)  # a data page header (field 5) that is a number: was AttributeError
 def test_a_damaged_page_header_is_an_error_never_a_hang(header: bytes) -> None:
     raw = io.BytesIO(header + b"\xff" * 8)
     try:
-        for page in parquet._pages(raw, 0, len(header)):
+        for page in parquet_pages.pages(raw, 0, len(header)):
             assert page.size >= 0 and page.values >= 0
     except (ValueError, EOFError):
         pass

@@ -3,20 +3,28 @@
 Parquet compresses page by page, and a page is decompressed whole before any of its values can
 be read: a few kilobytes of file can hold one page, and one cell, of hundreds of megabytes; and
 a dictionary entry of megabytes can stand for the text of every row. So before a row group is
-read, the headers of all its pages are read (a few bytes each, never the pages; the sizes the
-footer claims are not trusted):
+read, the headers of all its pages are read (``parquet_pages``: a few bytes each, never the
+pages; the sizes the footer claims are not trusted):
 
 * a page whose size per value says it holds a text past ``limits.MAX_CELL_CHARS`` characters
   (more than 4 bytes a character), or that inflates past ``MAX_PAGE_BYTES`` whatever it holds,
   is never decompressed: every row of its row group fails, named (``row 5 is in rows
   1-1,024 (row group 1 of 3), whose column 'source' holds a page ...``), and the row groups
   around it are read;
+* a text column whose every value is coded against its dictionary (a list of texts too) is
+  read as a dictionary (as long as the row group's such dictionaries come to at most a
+  quarter of ``BATCH_BYTES``): an entry that every row shares is held once, in Arrow and as a
+  Python value, whatever the number of rows (read as plain texts, a batch held it once a row:
+  about ``BATCH_BYTES`` of copies of one entry). A column whose dictionary fell back to plain
+  pages is read as plain texts (Arrow would build a new dictionary of all its values, growing
+  with every batch);
 * the rows are read in batches sized so that a batch decodes to at most about ``BATCH_BYTES``
-  (up to 1,024 rows): the row group's bytes a row, plus the size of each dictionary, any
-  entry of which every row may repeat; the compressed bytes are streamed, not read a column
-  chunk at a time; a batch becomes Python values ``SLICE_BYTES``' worth of rows at a time
-  (as Python values every row holds its own copy of a shared entry), and neither a batch nor
-  a slice is held while the next one is read;
+  (up to 1,024 rows): the row group's bytes a row, plus the size of each dictionary of a
+  column read as plain texts, any entry of which every row may repeat, plus once the
+  dictionaries read as such; the compressed bytes are streamed, not read a column chunk at a
+  time; a batch becomes Python values ``SLICE_BYTES``' worth of rows at a time (the rows using
+  an entry of a dictionary read as one share its Python value), and neither a batch nor a
+  slice is held while the next one is read;
 * a text longer than ``MAX_CELL_CHARS`` characters (in a list of texts too) fails its row,
   named with its column, before the row's values become Python objects.
 
@@ -28,25 +36,22 @@ read, as a workbook's empty-cell flood is (``xlsx_guard``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..errors import MissingExtraError
 from .delimited import damaged
 from .limits import MAX_CELL_CHARS, cell_too_long
+from .parquet_pages import MAX_PAGE_BYTES, Plan, read_plan
 from .raw import InputError, Record, RecordFile
 from .xlsx_guard import FLOOD_CELLS, FLOOD_RATIO
 
 __all__ = ["BATCH_BYTES", "MAX_PAGE_BYTES", "open_parquet"]
 
-MAX_PAGE_BYTES = 256 * 2**20  # one page's uncompressed bytes, whatever it holds
-_SURE_BYTES = 4 * MAX_CELL_CHARS  # a value longer is a text past the cell cap, in any UTF-8
 BATCH_BYTES = 256 * 2**20  # bytes a batch of rows may decode to, at most
 _MAX_BATCH = 1024
 SLICE_BYTES = 32 * 2**20  # bytes of rows made Python values at once (a window's worth)
 _STREAM = 1 << 20  # compressed bytes read at a time
-_DELTA_BYTE_ARRAY = 7  # Parquet's Encoding number
 
 
 def open_parquet(path: Path) -> RecordFile:
@@ -85,27 +90,112 @@ def _check_flood(path: Path, meta: Any) -> None:
 def _rows(path: Path, handle: Any) -> Iterator[Record]:
     meta = handle.metadata
     first = 1
-    with path.open("rb") as raw:  # the page headers are read from it
+    readers = _Readers(path, handle)
+    with path.open("rb") as raw, readers:  # the page headers are read from raw
         for group in range(meta.num_row_groups):
             row_group = meta.row_group(group)
             count = row_group.num_rows
             last = first + count - 1
-            plan = _plan(raw, row_group)
+            plan = read_plan(raw, row_group)
             if plan.refused is not None:
                 where = f"rows {first:,}-{last:,} (row group {group + 1} of {meta.num_row_groups})"
                 for number in range(first, last + 1):
                     yield Record(number, f"row {number}", problem=f"is in {where}, {plan.refused}")
                 first = last + 1
                 continue
-            size = row_group.total_byte_size // max(1, count) + plan.bound
-            batch_size = max(1, min(_MAX_BATCH, BATCH_BYTES // max(1, size)))
-            slice_rows = max(1, min(batch_size, SLICE_BYTES // max(1, size)))
+            shared = _shared(plan, handle.schema_arrow)
+            once = sum(plan.dictionaries[name] for name in shared)
+            repeated = sum(b for name, b in plan.dictionaries.items() if name not in shared)
+            size = row_group.total_byte_size // max(1, count) + plan.bound + repeated
+            batch_size = max(1, min(_MAX_BATCH, (BATCH_BYTES - once) // max(1, size)))
+            # As Python values too, the rows share each entry of a dictionary read as one: the
+            # entries a slice uses take at most ``once``, whatever its rows (past half a slice,
+            # counted a row, as a row may use entries no other row does)
+            if 2 * once <= SLICE_BYTES:
+                slice_rows = (SLICE_BYTES - once) // max(1, size)
+            else:
+                slice_rows = SLICE_BYTES // max(1, size + once)
+            slice_rows = max(1, min(batch_size, slice_rows))
             try:
-                yield from _group_rows(handle, group, batch_size, first, plan.long, slice_rows)
+                reader = readers.get(shared, first)
+                yield from _group_rows(reader, group, batch_size, first, plan.long, slice_rows)
             except _Damaged as exc:
                 yield Record(exc.number, f"row {exc.number}", problem=damaged(path, exc.cause))
                 return
             first = last + 1
+
+
+def _shared(plan: Plan, schema: Any) -> tuple[str, ...]:
+    """The columns of ``plan.coded`` to read as dictionaries: texts, or lists of texts (whose
+    values ``_python_values`` shares), as long as their dictionaries together take at most a
+    quarter of ``BATCH_BYTES`` (each batch holds a copy of them)."""
+    import pyarrow as pa
+
+    def texts(kind: Any) -> bool:
+        if pa.types.is_dictionary(kind):  # (a column written as one, schema stored)
+            kind = kind.value_type
+        return bool(
+            pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+            or pa.types.is_binary(kind)
+            or pa.types.is_large_binary(kind)
+        )
+
+    chosen = []
+    for name in sorted(plan.coded):
+        parts = name.split(".")
+        index = schema.get_field_index(parts[0])  # (-1 for a name two columns share)
+        kind = schema.field(index).type if index >= 0 else None
+        if kind is None:
+            continue
+        listed = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+        if (len(parts) == 1 and texts(kind)) or (
+            len(parts) == 3 and listed and texts(kind.value_type)  # (a list as the spec writes)
+        ):
+            chosen.append(name)
+    if sum(plan.dictionaries[name] for name in chosen) > BATCH_BYTES // 4:
+        return ()
+    return tuple(chosen)
+
+
+class _Readers:
+    """The file opened once for each set of columns read as dictionaries (Arrow's
+    ``read_dictionary`` is the file's, not a row group's); the one last used is kept open."""
+
+    def __init__(self, path: Path, plain: Any) -> None:
+        self.path, self.plain = path, plain
+        self.columns: tuple[str, ...] = ()
+        self.open: Any = None
+
+    def get(self, columns: tuple[str, ...], first: int) -> Any:
+        if not columns:
+            return self.plain
+        if columns != self.columns or self.open is None:
+            import pyarrow.parquet as pq
+
+            self.close()
+            try:
+                self.open = pq.ParquetFile(
+                    self.path,
+                    buffer_size=_STREAM,
+                    read_dictionary=list(columns),
+                    metadata=self.plain.metadata,
+                )
+            except Exception as exc:  # (the file changed since it was opened)
+                raise _Damaged(first, exc) from None
+            self.columns = columns
+        return self.open
+
+    def close(self) -> None:
+        if self.open is not None:
+            self.open.close()
+            self.open, self.columns = None, ()
+
+    def __enter__(self) -> _Readers:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
 
 class _Damaged(Exception):
@@ -118,8 +208,7 @@ def _group_rows(
     handle: Any, group: int, batch_size: int, first: int, long: set[str], slice_rows: int
 ) -> Iterator[Record]:
     """The rows of row group ``group``: read ``batch_size`` at a time, made Python values
-    ``slice_rows`` at a time (a batch holds a shared dictionary entry once; as Python values
-    every row holds its own copy), no batch or slice kept while the next one is read."""
+    ``slice_rows`` at a time, no batch or slice kept while the next one is read."""
     number = first - 1
     batches = handle.iter_batches(batch_size=batch_size, row_groups=[group])
     while True:
@@ -144,10 +233,62 @@ def _group_rows(
                 continue
             if taken % slice_rows == 0:
                 rows = iter(())  # (the previous slice is let go before the next is made)
-                rows = iter(kept.slice(taken, slice_rows).to_pylist())
+                rows = iter(_python_rows(kept.slice(taken, slice_rows)))
             taken += 1
             yield Record(number, f"row {number}", fields=next(rows))
         del kept, rows
+
+
+def _python_rows(part: Any) -> list[dict[str, Any]]:
+    """The rows of the record batch ``part`` as Python values, as its ``to_pylist()`` makes
+    them, except that an entry of a column read as a dictionary becomes one Python object that
+    the rows using it share (``to_pylist()`` makes a copy of it for every row)."""
+    if not part.num_columns:
+        return [{} for _ in range(part.num_rows)]
+    names = part.schema.names
+    columns = [_python_values(column) for column in part.columns]
+    return [dict(zip(names, values)) for values in zip(*columns)]
+
+
+def _python_values(column: Any) -> list[Any]:
+    """``column.to_pylist()``, but each dictionary entry it uses made a Python value once."""
+    import pyarrow as pa
+
+    kind = column.type
+    if pa.types.is_dictionary(kind):
+        return _dictionary_values(column)
+    if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and pa.types.is_dictionary(
+        kind.value_type
+    ):
+        offsets = column.offsets.to_pylist()  # (into column.values, a slice's too)
+        base = offsets[0]
+        items = _dictionary_values(column.values.slice(base, offsets[-1] - base))
+        nulls = column.is_null().to_pylist()
+        return [
+            None if null else items[start - base : end - base]
+            for null, start, end in zip(nulls, offsets, offsets[1:])
+        ]
+    return list(column.to_pylist())
+
+
+def _dictionary_values(column: Any) -> list[Any]:
+    """The values of a dictionary array, each entry it uses made a Python value once: the
+    span of entries it uses in one conversion when they lie close together (ids: each row its
+    own entry), else one by one, so that no more entries than it uses, give or take, become
+    Python values (``pyarrow.compute.take`` would do it too, for some 30 MB of kernels)."""
+    indices = column.indices.to_pylist()
+    used = {i for i in indices if i is not None}
+    entries: dict[int, Any] = {}
+    if used:
+        low, high = min(used), max(used)
+        dictionary = column.dictionary
+        if high - low < 4 * len(used) + 64:
+            span = dictionary.slice(low, high - low + 1).to_pylist()
+            entries = {i: span[i - low] for i in used}
+            del span
+        else:
+            entries = {i: dictionary[i].as_py() for i in used}
+    return [None if i is None else entries[i] for i in indices]
 
 
 def _mask(kept: list[bool]) -> Any:
@@ -190,190 +331,3 @@ def _over_cap(batch: Any, long: set[str]) -> dict[int, str]:
         for index in found.to_pylist():
             over.setdefault(index, name)
     return over
-
-
-# ------------------------------------------------------------------ page headers
-
-
-@dataclass
-class _Plan:
-    """How a row group is read: why not at all (``refused``), else the most bytes of text a
-    row can decode to beyond its share of the pages (``bound``: each column's dictionary, one
-    entry of which every row may repeat, and its largest DELTA_BYTE_ARRAY page, whose values
-    may repeat each other's prefixes), and the columns whose pages are large enough to hold a
-    text past the cell cap (``long``: a value is never larger than the page that holds it)."""
-
-    refused: str | None = None
-    bound: int = 0
-    long: set[str] = field(default_factory=set)
-
-
-def _plan(raw: IO[bytes], row_group: Any) -> _Plan:
-    """The row group's ``_Plan``, from the headers of all its pages (the sizes the footer
-    claims are not trusted: Arrow decompresses a page to the size its header says)."""
-    plan = _Plan()
-    for column in range(row_group.num_columns):
-        chunk = row_group.column(column)
-        start = chunk.data_page_offset
-        dictionary = chunk.dictionary_page_offset
-        if chunk.has_dictionary_page and dictionary and 0 < dictionary < start:
-            start = dictionary
-        name = chunk.path_in_schema
-        largest = shared = 0
-        try:
-            for page in _pages(raw, start, start + chunk.total_compressed_size):
-                refused = _refusal(name, page)
-                if refused is not None:
-                    return _Plan(refused)
-                largest = max(largest, page.size)
-                if page.dictionary:
-                    plan.bound += page.size
-                elif page.shared:
-                    shared = max(shared, page.size)
-        except (ValueError, EOFError, OSError) as exc:
-            return _Plan(f"whose column {name!r} has a page header that cannot be read ({exc})")
-        plan.bound += shared
-        if largest > MAX_CELL_CHARS:
-            plan.long.add(name.split(".")[0])
-    return plan
-
-
-def _refusal(name: str, page: _Page) -> str | None:
-    if page.values and page.size > page.values * (_SURE_BYTES + 8) + 4096:  # (lengths, levels)
-        return (
-            f"whose column {name!r} holds a page of {page.values:,} values that inflates to "
-            f"{page.size:,} bytes, so a cell longer than {MAX_CELL_CHARS:,} characters, the most "
-            "summscore reads in one cell (a zip bomb, or text no judge reads)"
-        )
-    if page.size > MAX_PAGE_BYTES:
-        return (
-            f"whose column {name!r} holds a page that inflates to {page.size:,} bytes, more than "
-            f"the {MAX_PAGE_BYTES:,} summscore decompresses at once; write the file with "
-            "smaller pages (pyarrow: write_table(..., write_batch_size=64))"
-        )
-    return None
-
-
-@dataclass(frozen=True)
-class _Page:
-    size: int  # uncompressed bytes
-    values: int  # as its header says (0 when it does not)
-    dictionary: bool
-    shared: bool  # DELTA_BYTE_ARRAY: a value may repeat the one before it
-
-
-def _pages(raw: IO[bytes], start: int, end: int) -> Iterator[_Page]:
-    """The uncompressed size and number of values of each page stored in bytes ``start..end``
-    of the file, from their headers (Thrift compact ``PageHeader``: field 2 the uncompressed
-    size, 3 the compressed size that follows the header, and the values in field 1 of the data
-    page's (5, 8) or dictionary page's (7) own header)."""
-    at = start
-    while at < end:
-        reader = _Compact(raw, at, end)
-        header = reader.struct(want=(2, 3, 5, 7, 8))
-        size, compressed = header.get(2), header.get(3)
-        values = next((header[f] for f in (5, 7, 8) if f in header), None)
-        encoding = header[5].get(2) if 5 in header else header[8].get(4) if 8 in header else None
-        if (
-            not isinstance(size, int)
-            or not isinstance(compressed, int)
-            or min(size, compressed) < 0
-        ):
-            raise ValueError(f"a page at byte {at:,} with no size")
-        if not isinstance(values, dict) or not isinstance(values.get(1), int):
-            values = {1: 0}  # an index page, or one that does not say: its size alone counts
-        yield _Page(size, max(0, values[1]), 7 in header, encoding == _DELTA_BYTE_ARRAY)
-        at = reader.at + compressed
-
-
-class _Compact:
-    """Just enough of Thrift's compact protocol to read a struct's integer fields and skip the
-    rest (a binary field is skipped with a seek, never read)."""
-
-    def __init__(self, raw: IO[bytes], at: int, end: int) -> None:
-        self.raw, self.at, self.end = raw, at, end  # a header never runs past its column chunk
-        raw.seek(at)
-
-    def seek(self, size: int) -> None:
-        self.at += size
-        if self.at > self.end:
-            raise ValueError("a page header runs past its column chunk")
-        self.raw.seek(self.at)
-
-    def byte(self) -> int:
-        if self.at >= self.end:
-            raise ValueError("a page header runs past its column chunk")
-        got = self.raw.read(1)
-        if not got:
-            raise EOFError("the file ends inside a page header")
-        self.at += 1
-        return got[0]
-
-    def varint(self) -> int:
-        value = shift = 0
-        while True:
-            byte = self.byte()
-            value |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                return value
-            shift += 7
-            if shift > 63:
-                raise ValueError("a varint longer than 10 bytes")
-
-    def zigzag(self) -> int:
-        value = self.varint()
-        return (value >> 1) ^ -(value & 1)
-
-    def struct(self, want: tuple[int, ...] = (), depth: int = 0) -> dict[int, Any]:
-        """The struct's fields numbered in ``want``: an integer, or a struct's integer fields
-        1, 2 and 4 (as a dict); the other fields are skipped."""
-        if depth > 32:
-            raise ValueError("structs nested too deeply")
-        found: dict[int, Any] = {}
-        number = 0
-        while (head := self.byte()) != 0:
-            delta, kind = head >> 4, head & 0x0F
-            number = number + delta if delta else self.zigzag()
-            if number in want and kind in (4, 5, 6):
-                found[number] = self.zigzag()
-            elif number in want and kind == 12:
-                found[number] = self.struct(want=(1, 2, 4), depth=depth + 1)
-            else:
-                self.skip(kind, depth)
-        return found
-
-    def skip(self, kind: int, depth: int) -> None:
-        if kind in (1, 2):  # a boolean held in the field header
-            return
-        if kind == 3:
-            self.byte()
-        elif kind in (4, 5, 6):
-            self.varint()
-        elif kind == 7:
-            self.seek(8)
-        elif kind == 8:
-            self.seek(self.varint())
-        elif kind in (9, 10):
-            head = self.byte()
-            size, element = head >> 4, head & 0x0F
-            if size == 15:
-                size = self.varint()
-            for _ in range(size):
-                self.element(element, depth)
-        elif kind == 11:
-            size = self.varint()
-            if size:
-                types = self.byte()
-                for _ in range(size):
-                    self.element(types >> 4, depth)
-                    self.element(types & 0x0F, depth)
-        elif kind == 12:
-            self.struct(depth=depth + 1)
-        else:
-            raise ValueError(f"an unknown Thrift type {kind}")
-
-    def element(self, kind: int, depth: int) -> None:
-        if kind in (1, 2):  # a boolean in a list or map takes a byte
-            self.byte()
-        else:
-            self.skip(kind, depth + 1)
