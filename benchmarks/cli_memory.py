@@ -13,8 +13,9 @@ that an unbounded reader fails instead of taking the machine): 256 MiB of NULs a
 .xlsx that inflates to one 256 MiB cell, an .xlsx whose 6 million styled empty cells take
 minutes to walk, and one whose 300,000 rows each end in an empty cell in column XFD; a JSONL
 file of one 2 GiB line and a row after it; as .parquet: 256 MiB of NULs, a file whose one cell
-inflates to 256 MiB, one whose 1.9 MB dictionary entry 20,000 rows share, and 100 million empty
-rows. It prints
+inflates to 256 MiB, one whose 1.9 MB dictionary entry 20,000 rows share, 100 million empty
+rows, and 100,000 distinct 1-5 kB texts in one row group that pyarrow stored as an Arrow
+dictionary but wrote as plain pages. It prints
 each one's exit status, seconds and peak RSS; run it with ``PYTHONPATH`` at another checkout to
 compare.
 
@@ -227,7 +228,8 @@ def _padded() -> Iterator[bytes]:
 
 def _parquet(path: Path, kind: str) -> None:
     """A hostile Parquet file: one 256 MiB cell of NULs, one 1.9 MB dictionary entry that
-    20,000 rows share, or 100 million empty rows."""
+    20,000 rows share, 100 million empty rows, or 100,000 distinct texts stored as an Arrow
+    dictionary (a pandas Categorical's kind) in plain pages."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -245,6 +247,24 @@ def _parquet(path: Path, kind: str) -> None:
             {"id": [f"r{i}" for i in range(rows)], "source": shared("A" * 1_900_000, rows)}
             | {"summary": shared("It opened.", rows)}
         )
+    elif kind == "parquet-arrow-dictionary":
+        # 100,000 distinct texts of 1-5 kB (300 MB) in one row group, an Arrow dictionary in
+        # the schema pyarrow stores (read back as one by default), plain in the pages
+        rows = 100_000
+        words = " ".join(_WORDS[(i * 7919) % len(_WORDS)] for i in range(300_000))
+        starts = [(i * 7919) % (len(words) - 5000) for i in range(rows)]
+        texts = pa.array(
+            [f"{i} " + words[at : at + 1000 + at % 4000] for i, at in enumerate(starts)]
+        )
+        sources = pa.DictionaryArray.from_arrays(pa.array(range(rows), pa.int32()), texts)
+        table = pa.table(
+            {"id": [f"r{i}" for i in range(rows)], "source": sources}
+            | {"summary": ["It opened."] * rows}
+        )
+        pq.write_table(
+            table, path, compression="zstd", row_group_size=rows, use_dictionary=["summary"]
+        )
+        return
     else:
         nulls = pa.nulls(100_000_000, pa.string())
         table = pa.table({"id": nulls, "source": nulls, "summary": nulls})
@@ -306,6 +326,7 @@ _KINDS = (
     "parquet-one-cell",
     "parquet-shared-entry",
     "parquet-empty-rows",
+    "parquet-arrow-dictionary",
 )
 
 

@@ -1,8 +1,10 @@
 """Reading Parquet holds a bounded amount whatever the file claims: a page that would inflate to
 an over-long cell, or past the memory bound, is never decompressed (its row group's rows fail,
 named, the others are read); a text past the cell cap fails its row, named with its column; a
-dictionary entry that many rows share is never copied for a thousand rows at once; an empty-row
-flood is refused before it is walked.
+dictionary entry that many rows share is never copied for a thousand rows at once; a column
+pyarrow stored as an Arrow dictionary but whose pages are not coded as one is read as plain
+texts, never as a dictionary growing with every batch; an empty-row flood is refused before it
+is walked.
 
 Arrow's own allocations are measured in a fresh process (``pyarrow``'s memory pool peak), as
 Python's tracemalloc does not see them."""
@@ -195,6 +197,91 @@ def test_only_columns_coded_against_their_dictionary_throughout_are_read_as_one(
     assert plan.coded == {"coded"}
     assert set(plan.dictionaries) == {"coded", "fell_back", "number"}
     assert [r.fields for r in open_records(path).records] == table.to_pylist()
+
+
+def _arrow_dictionary(path: Path, n: int, how: str, **options: Any) -> list[str]:
+    """``n`` distinct texts of about 2 kB in one row group, written by pyarrow from a
+    dictionary array (a pandas Categorical's kind), its Arrow schema stored (the default): so
+    read back as a dictionary whatever its pages hold. ``how``: ``plain`` pages only
+    (``use_dictionary=False``), ``fell-back`` (a dictionary, then plain pages: each chunk had
+    its own dictionary) or ``coded`` throughout (one dictionary page of all the texts)."""
+    texts = [f"{i} " + "word " * 400 for i in range(n)]
+    if how == "fell-back":
+        chunks = [pa.array(texts[s : s + 500]).dictionary_encode() for s in range(0, n, 500)]
+        source: Any = pa.chunked_array(chunks)
+    else:
+        source = pa.array(texts).dictionary_encode()
+    if how == "plain":
+        options["use_dictionary"] = ["id", "summary"]
+    table = _table([None] * n).set_column(1, "source", source)
+    pq.write_table(table, path, row_group_size=n, compression="zstd", **options)
+    assert pq.ParquetFile(path).schema_arrow.field("source").type == source.type
+    return texts
+
+
+@pytest.mark.parametrize("how", ["plain", "fell-back"])
+def test_a_column_arrow_stored_as_a_dictionary_but_not_coded_as_one_is_read_as_plain_texts(
+    tmp_path: Path, how: str
+) -> None:
+    # Read as its stored schema says, Arrow rebuilt a dictionary of every value read so far
+    # at each batch: 200,000 rows of 1-5 kB texts (600 MB) took 1.4 GB at 100,000 rows, and
+    # the fell-back file 112 s. Read as plain texts, it holds a batch or so.
+    path = tmp_path / f"{how}.parquet"
+    texts = _arrow_dictionary(path, 10_000, how)  # (20 MB of texts, 0.1 MB compressed)
+    assert path.stat().st_size < 400_000
+    with path.open("rb") as raw:
+        plan = parquet_pages.read_plan(raw, pq.ParquetFile(path).metadata.row_group(0))
+    assert "source" not in plan.coded
+    got = _arrow_peak(path)
+    assert got["peak"] < 16 * 2**20, got["peak"]  # (was 76 MB: the 20 MB of texts, copied)
+    assert len(got["records"]) == 10_000 and not any(problem for _, problem in got["records"])
+    read = [r.fields["source"] for r in open_records(path).records if r.fields]
+    assert read == texts
+
+
+def test_a_dictionary_arrow_stored_too_large_to_read_as_one_is_read_as_plain_texts(
+    tmp_path: Path,
+) -> None:
+    # Coded throughout, but with a dictionary past a quarter of BATCH_BYTES: read as plain
+    # texts, a row or so a batch. Its stored schema made every such batch a copy of the whole
+    # dictionary (a 150 MB one: 600 rows a minute).
+    path = tmp_path / "coded.parquet"
+    texts = _arrow_dictionary(path, 1500, "coded")  # (a 3 MB dictionary)
+    setup = "from summscore.files import parquet\nparquet.BATCH_BYTES = 2**20"
+    got = _arrow_peak(path, setup)
+    assert len(got["records"]) == 1500 and not any(problem for _, problem in got["records"])
+    assert got["peak"] < 9 * 2**20, got["peak"]  # (the dictionary twice: 6 MB; was 16 MB)
+    assert [r.fields["source"] for r in open_records(path).records if r.fields] == texts
+
+
+def test_only_the_stored_schema_dictionaries_of_texts_are_made_plain(tmp_path: Path) -> None:
+    from summscore.files.parquet_schema import plain_texts
+
+    texts = pa.array(["a", "b", "a", None]).dictionary_encode()
+    numbers = pa.array([1, 2, 1, 1]).dictionary_encode()
+    lists = pa.ListArray.from_arrays([0, 1, 3, 3, 4], texts)
+    table = pa.table(
+        {
+            "texts": texts,
+            "numbers": numbers,
+            "lists": lists,
+            "zone": pa.array([0, 1, 2, 3], pa.timestamp("ms", tz="Europe/Paris")),
+        }
+    ).replace_schema_metadata({f"note {i}": f"kept {i}" for i in range(16)})  # (a long list)
+    path = tmp_path / "kinds.parquet"
+    pq.write_table(table, path)
+    meta = pq.read_metadata(path)
+    plain = plain_texts(meta)
+    assert plain is not None and plain.num_rows == 4
+    schema = pq.ParquetFile(path, metadata=plain).schema_arrow
+    assert schema.field("texts").type == pa.string()
+    assert schema.field("lists").type == pa.list_(pa.string())
+    assert schema.field("zone").type == table.schema.field("zone").type  # (the rest as stored)
+    assert all(schema.metadata[f"note {i}".encode()] == f"kept {i}".encode() for i in range(16))
+    assert set(plain.metadata) == set(meta.metadata)  # (the footer's pairs, one rewritten)
+    assert [r.fields for r in open_records(path).records] == table.to_pylist()
+    pq.write_table(table.drop_columns(["texts", "lists"]), path)
+    assert plain_texts(pq.read_metadata(path)) is None  # (nothing to change: read as it is)
 
 
 _CELLS = st.none() | st.sampled_from(["", "a", "The bridge opened.", "é" * 40, "x" * 3000])

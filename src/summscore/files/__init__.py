@@ -2,7 +2,7 @@
 
 Raw records from JSONL, JSON, CSV, TSV, Parquet and Excel (``records``, ``xlsx``,
 ``raw``, ``parquet``), read within caps (``limits``, ``xlsx_guard``, ``parquet``,
-``parquet_pages``); rows with their source,
+``parquet_pages``, ``parquet_schema``); rows with their source,
 summary and id (``datasets``); the results file (``writer``: a partial file and an atomic
 rename; its records ``result_rows``, its formats ``tables``, spreadsheet-safe cells
 ``cells``), where a run may write (``places``), ``--resume`` (``resume``) and the

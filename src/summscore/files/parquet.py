@@ -17,7 +17,8 @@ pages; the sizes the footer claims are not trusted):
   Python value, whatever the number of rows (read as plain texts, a batch held it once a row:
   about ``BATCH_BYTES`` of copies of one entry). A column whose dictionary fell back to plain
   pages is read as plain texts (Arrow would build a new dictionary of all its values, growing
-  with every batch);
+  with every batch), and so is any other column, whatever the Arrow schema pyarrow stored
+  calls it (``parquet_schema``: a pandas Categorical's column is stored as a dictionary);
 * the rows are read in batches sized so that a batch decodes to at most about ``BATCH_BYTES``
   (up to 1,024 rows): the row group's bytes a row, plus the size of each dictionary of a
   column read as plain texts, any entry of which every row may repeat, plus once the
@@ -43,6 +44,7 @@ from ..errors import MissingExtraError
 from .delimited import damaged
 from .limits import MAX_CELL_CHARS, cell_too_long
 from .parquet_pages import MAX_PAGE_BYTES, Plan, read_plan
+from .parquet_schema import plain_texts
 from .raw import InputError, Record, RecordFile
 from .xlsx_guard import FLOOD_CELLS, FLOOD_RATIO
 
@@ -62,6 +64,10 @@ def open_parquet(path: Path) -> RecordFile:
         raise MissingExtraError("pyarrow", "parquet", "Reading Parquet files", exc) from exc
     try:
         handle = pq.ParquetFile(path, buffer_size=_STREAM)
+        plain = plain_texts(handle.metadata)  # (a dictionary of texts as its stored schema)
+        if plain is not None:
+            handle.close()
+            handle = pq.ParquetFile(path, buffer_size=_STREAM, metadata=plain)
     except Exception as exc:  # pyarrow raises its own ArrowInvalid, OSError, ...
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
     _check_flood(path, handle.metadata)
@@ -132,7 +138,7 @@ def _shared(plan: Plan, schema: Any) -> tuple[str, ...]:
     import pyarrow as pa
 
     def texts(kind: Any) -> bool:
-        if pa.types.is_dictionary(kind):  # (a column written as one, schema stored)
+        if pa.types.is_dictionary(kind):  # (as a stored schema says: see ``parquet_schema``)
             kind = kind.value_type
         return bool(
             pa.types.is_string(kind)

@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from .limits import MAX_CELL_CHARS
 
-__all__ = ["MAX_PAGE_BYTES", "Page", "Plan", "pages", "read_plan"]
+__all__ = ["MAX_PAGE_BYTES", "Compact", "Page", "Plan", "pages", "read_plan"]
 
 MAX_PAGE_BYTES = 256 * 2**20  # one page's uncompressed bytes, whatever it holds
 _SURE_BYTES = 4 * MAX_CELL_CHARS  # a value longer is a text past the cell cap, in any UTF-8
@@ -111,7 +111,7 @@ def pages(raw: IO[bytes], start: int, end: int) -> Iterator[Page]:
     its field 2 (5) or 4 (8))."""
     at = start
     while at < end:
-        reader = _Compact(raw, at, end)
+        reader = Compact(raw, at, end)
         header = reader.struct(want=(2, 3, 5, 7, 8))
         size, compressed = header.get(2), header.get(3)
         own = next((header[f] for f in (5, 7, 8) if f in header), None)
@@ -133,9 +133,9 @@ def pages(raw: IO[bytes], start: int, end: int) -> Iterator[Page]:
         at = reader.at + compressed
 
 
-class _Compact:
+class Compact:
     """Just enough of Thrift's compact protocol to read a struct's integer fields and skip the
-    rest (a binary field is skipped with a seek, never read)."""
+    rest (a binary field is skipped with a seek, never read, unless asked for: ``binary``)."""
 
     def __init__(self, raw: IO[bytes], at: int, end: int) -> None:
         self.raw, self.at, self.end = raw, at, end  # a header never runs past its column chunk
@@ -155,6 +155,16 @@ class _Compact:
             raise EOFError("the file ends inside a page header")
         self.at += 1
         return got[0]
+
+    def binary(self) -> bytes:
+        size = self.varint()
+        if size > self.end - self.at:
+            raise ValueError("a binary field runs past its end")
+        got = self.raw.read(size)
+        if len(got) != size:
+            raise EOFError("the file ends inside a binary field")
+        self.at += size
+        return got
 
     def varint(self) -> int:
         value = shift = 0
