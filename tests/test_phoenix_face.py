@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import math
+import random
 import re
 import warnings
 from pathlib import Path
@@ -28,6 +29,8 @@ from phoenix.evals import (  # noqa: E402
 from summscore import SummarizationScorer  # noqa: E402
 from summscore.judges import LexicalJudge  # noqa: E402
 from summscore.phoenix import SummarizationEvaluator  # noqa: E402
+
+from .virtual_clock import FullServer, VirtualLoop, cases  # noqa: E402
 
 CASES = [  # three sources, so that a case is known by its source
     case("news-tesla-misattributed"),
@@ -113,6 +116,49 @@ def test_a_scorer_built_on_the_llm_is_shared_with_the_evaluator(judge_server: An
     llm = LLM(provider="openai", model=MODEL, base_url=judge_server.url, api_key=KEY)
     shared = SummarizationEvaluator(llm=llm).scorer
     assert SummarizationEvaluator(llm=llm, scorer=shared).scorer is shared
+
+
+@pytest.mark.parametrize("sources", [80, 16])
+def test_every_row_at_once_in_the_dataframe_evaluation_meets_no_more_429s_than_score_many(
+    sources: int,
+) -> None:
+    # Issue #48: the face inside async_evaluate_dataframe(concurrency=80) met 14 429s a run on
+    # 16 x 5 where score_many met 2. On a virtual clock (the machine's load out of the picture),
+    # against a judge that takes 32 at once with answers up to 10 ms late each way, both go
+    # through the scorer's one limit on one loop and meet the same count: 26 on 80 x 1 and
+    # 19 on 16 x 5 before the limited slow start, 2 to 3 since.
+    def run(face: bool) -> tuple[int, int]:
+        random.seed(0)  # the retries' jitter
+        judge = FullServer(jitter=0.01)
+        scorer = SummarizationScorer(llm=judge, preset="ragas", prompts="own")
+        rows = cases(80, sources)
+        loop = VirtualLoop()
+        try:
+            if face:
+                df = pd.DataFrame({"input": [r[0] for r in rows], "output": [r[1] for r in rows]})
+                out = loop.run_until_complete(
+                    async_evaluate_dataframe(
+                        dataframe=df,
+                        evaluators=[SummarizationEvaluator(scorer=scorer)],
+                        concurrency=len(rows),
+                        hide_tqdm_bar=True,
+                    )
+                )
+                scored = sum(
+                    d is not None and d["score"] is not None for d in out["summarization_score"]
+                )
+            else:
+                results = loop.run_until_complete(scorer.ascore_many(rows, progress=False))
+                scored = sum(r.ok for r in results)
+        finally:
+            loop.close()
+        assert scored == len(rows)
+        return judge.rejected, judge.peak
+
+    (face, face_peak), (many, _) = run(True), run(False)
+    assert face_peak == 32
+    assert face <= many
+    assert face <= 8  # one round's growth of the limit past the server's 32
 
 
 def test_the_page_binds_columns_with_keywords() -> None:

@@ -10,7 +10,12 @@ to the server, as TCP does:
 
 * until the server first answers 429 it grows by one with every successful request (doubling
   each round, TCP's slow start, so a framework loop that sends 16 or 20 rows at once is not held
-  at the starting limit);
+  at the starting limit) up to ``_FULL_SLOW_START``, and from there by one per limit /
+  ``_ROUND_GROWTH`` answers, at most ``_ROUND_GROWTH`` a round (RFC 3742's limited slow start).
+  Every request sent past the server's level before its first 429 is heard is refused, and a
+  client slow to send and to read (a framework's threads holding the GIL, a busy machine) hears
+  it up to a round late: the slots added meanwhile were as many as the limit itself when each
+  answer added one, and are at most ``_ROUND_GROWTH`` now;
 * a 429 to a request granted since the last cut halves the limit (the other 429s of the same
   burst were caused by the old limit) and the request waits its Retry-After (the sender's part);
 * each request remembers its place among those in flight when it was sent (when ``acquire``
@@ -39,6 +44,9 @@ __all__ = ["RequestLimiter", "Ticket"]
 _MAX_PROBE = 16
 # ... and after a cut at a new level: one probe after two rounds.
 _FIRST_PROBE = 2
+# Before the first 429: one more slot per answer up to this limit, then this many more a round.
+_FULL_SLOW_START = 16
+_ROUND_GROWTH = 8
 
 
 class Ticket(int):
@@ -124,17 +132,23 @@ class RequestLimiter:
             return
         with self._lock:
             self._successes += 1
-            # Slow start until the first 429 (epoch 0) and below the target after a cut: one
-            # more slot per answer, so the limit doubles each round. At the target and above,
-            # one more per ``probe`` limit's worth of answers.
+            # Below the target after a cut: one more slot per answer, so the limit doubles each
+            # round. Slow start until the first 429 (epoch 0): the same up to _FULL_SLOW_START,
+            # then _ROUND_GROWTH more a round. At the target and above, one more per ``probe``
+            # limit's worth of answers.
             if self.limit < self.ceiling and (
-                self.epoch == 0
-                or self.limit < self.target
+                self.limit < self.target
+                or (self.epoch == 0 and self._slow_start_step())
                 or self._successes >= self.limit * self.probe
             ):
                 self._successes = 0
                 self.limit += 1
                 self._wake()
+
+    def _slow_start_step(self) -> bool:
+        """Whether the answers counted since the last step add a slot before the first 429.
+        Called with the lock held."""
+        return self.limit < _FULL_SLOW_START or self._successes * _ROUND_GROWTH >= self.limit
 
     def rate_limited(self, epoch: int) -> None:
         """The server answered 429 to a request granted in ``epoch`` (its ``Ticket``): an
