@@ -30,10 +30,11 @@ RAISED = "raised"  # the loop's knob set to the rows score_many has in flight
 class Pair:
     """One row of the table: ``face`` against ``against`` (names of the group's systems)."""
 
-    knob: str  # DEFAULT or RAISED: the face's loop concurrency
+    knob: str  # DEFAULT, RAISED (the face's loop concurrency) or a setting as a user writes it
     against: str  # "score_many" or the name of the framework's own metric
     face: str
     other: str
+    alone: str | None = None  # the loop alone (loop_alone.py) at the same concurrency
 
 
 @dataclass
@@ -106,13 +107,16 @@ def groups(cases: int) -> list[Group]:
             "face": runner(PRESET),
             "face, knob raised": runner(PRESET, rows),
             "score_many": many_ragas,
+            "loop alone": runner(PRESET, alone=True),
+            "loop alone, knob raised": runner(PRESET, rows, alone=True),
         }
+        alone, raised = "loop alone", "loop alone, knob raised"
         pairs = [
-            Pair(DEFAULT, "score_many", "face", "score_many"),
-            Pair(RAISED, "score_many", "face, knob raised", "score_many"),
+            Pair(DEFAULT, "score_many", "face", "score_many", alone),
+            Pair(RAISED, "score_many", "face, knob raised", "score_many", raised),
         ]
         if judge is not None:
             systems[judge] = runner(PRESET, rows, own=True)
-            pairs.append(Pair(RAISED, judge, "face, knob raised", judge))
+            pairs.append(Pair(RAISED, judge, "face, knob raised", judge, raised))
         out.append(Group(loop, knob, systems, pairs))
     return out

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import loop_alone
 import loop_judges
 from compat.corpus import Case
 
@@ -89,7 +90,8 @@ def ragas_evaluate(face: bool) -> Runner:
 
 
 def deepeval_evaluate(face: bool) -> Runner:
-    """``deepeval.evaluate()`` with deepeval's ``SummarizationMetric`` or summscore's face."""
+    """``deepeval.evaluate()`` with deepeval's ``SummarizationMetric`` or summscore's face, with
+    deepeval's defaults (its test-run cache written, as a user who sets nothing has it)."""
 
     def run(url: str, cases: list[Case]) -> int:
         from deepeval import evaluate
@@ -103,12 +105,13 @@ def deepeval_evaluate(face: bool) -> Runner:
             from deepeval.metrics import SummarizationMetric  # type: ignore[no-redef]
 
         model = GPTModel(model=MODEL, base_url=url, api_key=KEY)
-        result = evaluate(
-            test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
-            metrics=[SummarizationMetric(model=model)],
-            display_config=DisplayConfig(print_results=False, show_indicator=False),
-            error_config=ErrorConfig(ignore_errors=True),  # a failed row is counted, not fatal
-        )
+        with _fresh_directory():  # deepeval's run cache, rewritten after every test case
+            result = evaluate(
+                test_cases=[LLMTestCase(input=c.source, actual_output=c.summary) for c in cases],
+                metrics=[SummarizationMetric(model=model)],
+                display_config=DisplayConfig(print_results=False, show_indicator=False),
+                error_config=ErrorConfig(ignore_errors=True),  # a failed row is counted
+            )
         return sum(1 for row in result.test_results for d in row.metrics_data or [] if d.error)
 
     return run
@@ -117,7 +120,9 @@ def deepeval_evaluate(face: bool) -> Runner:
 # ------------------------------------------------------------------- the other frameworks
 
 
-def mlflow_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+def mlflow_evaluate(
+    preset: str, rows: int | None = None, own: bool = False, alone: bool = False
+) -> Runner:
     """``mlflow.genai.evaluate()``: rows at once = ``MLFLOW_GENAI_EVAL_MAX_WORKERS`` (10)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -133,6 +138,8 @@ def mlflow_evaluate(preset: str, rows: int | None = None, own: bool = False) -> 
         data = [{"inputs": {"document": c.source}, "outputs": c.summary} for c in cases]
         if own:
             scorer, column = loop_judges.mlflow_judge(url), loop_judges.MLFLOW_COLUMN
+        elif alone:
+            scorer, column = loop_alone.mlflow(), loop_alone.MLFLOW_COLUMN
         else:
             scorer, column = Summarization(scorer=_scorer(url, preset)), "summarization/value"
         with _env(MLFLOW_GENAI_EVAL_MAX_WORKERS=rows):
@@ -142,7 +149,9 @@ def mlflow_evaluate(preset: str, rows: int | None = None, own: bool = False) -> 
     return run
 
 
-def opik_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+def opik_evaluate(
+    preset: str, rows: int | None = None, own: bool = False, alone: bool = False
+) -> Runner:
     """``opik.evaluate_on_dict_items()``: rows at once = ``scoring_threads`` (16)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -150,11 +159,12 @@ def opik_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Ru
 
         from summscore.opik import Summarization
 
-        metric = (
-            loop_judges.opik_judge(url)
-            if own
-            else Summarization(scorer=_scorer(url, preset), track=False)
-        )
+        if own:
+            metric = loop_judges.opik_judge(url)
+        elif alone:
+            metric = loop_alone.opik()
+        else:
+            metric = Summarization(scorer=_scorer(url, preset), track=False)
         result = opik.evaluate_on_dict_items(
             items=[{"input": c.source, "summary": c.summary, "context": [c.source]} for c in cases],
             task=lambda item: {"output": item["summary"]},
@@ -166,7 +176,7 @@ def opik_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Ru
     return run
 
 
-def inspect_eval(preset: str, rows: int | None = None) -> Runner:
+def inspect_eval(preset: str, rows: int | None = None, alone: bool = False) -> Runner:
     """Inspect ``eval()``: samples at once = ``max_samples`` (default ``max_connections``, 10)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -185,7 +195,7 @@ def inspect_eval(preset: str, rows: int | None = None) -> Runner:
         task = Task(
             dataset=[Sample(input=c.source, id=str(i)) for i, c in enumerate(cases)],
             solver=generate(),
-            scorer=summarization(scorer=_scorer(url, preset)),
+            scorer=loop_alone.inspect() if alone else summarization(scorer=_scorer(url, preset)),
             model=get_model("mockllm/model", custom_outputs=outputs),
         )
         [log] = eval(
@@ -194,13 +204,14 @@ def inspect_eval(preset: str, rows: int | None = None) -> Runner:
             display="none",
             **({} if rows is None else {"max_samples": rows}),
         )
-        values = [s.scores["summarization"].value for s in log.samples or []]
+        name = loop_alone.NAME if alone else "summarization"
+        values = [s.scores[name].value for s in log.samples or []]
         return sum(1 for v in values if not isinstance(v, (int, float)) or v != v)
 
     return run
 
 
-def langsmith_evaluate(preset: str, rows: int | None = None) -> Runner:
+def langsmith_evaluate(preset: str, rows: int | None = None, alone: bool = False) -> Runner:
     """LangSmith ``evaluate()``: examples at once = ``max_concurrency`` (0: one at a time)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -218,7 +229,11 @@ def langsmith_evaluate(preset: str, rows: int | None = None) -> Runner:
         results = evaluate(
             lambda inputs: {"summary": summaries[inputs["n"]]},
             data=examples,
-            evaluators=[Summarization(scorer=_scorer(url, preset), source_key="article")],
+            evaluators=[
+                loop_alone.langsmith()
+                if alone
+                else Summarization(scorer=_scorer(url, preset), source_key="article")
+            ],
             upload_results=False,
             client=Client(api_key="offline", api_url="http://127.0.0.1:9"),
             **({} if rows is None else {"max_concurrency": rows}),
@@ -230,7 +245,9 @@ def langsmith_evaluate(preset: str, rows: int | None = None) -> Runner:
     return run
 
 
-def braintrust_eval(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+def braintrust_eval(
+    preset: str, rows: int | None = None, own: bool = False, alone: bool = False
+) -> Runner:
     """``braintrust.Eval()``: rows at once = ``max_concurrency`` (no limit by default)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -239,9 +256,12 @@ def braintrust_eval(preset: str, rows: int | None = None, own: bool = False) -> 
         from summscore.braintrust import Summarization
 
         # The task "writes" the case's summary (given as expected; the face ignores expected).
-        score = (
-            loop_judges.braintrust_judge(url) if own else Summarization(scorer=_scorer(url, preset))
-        )
+        if own:
+            score = loop_judges.braintrust_judge(url)
+        elif alone:
+            score = loop_alone.braintrust()
+        else:
+            score = Summarization(scorer=_scorer(url, preset))
         result = braintrust.Eval(
             "summscore-bench",
             data=[braintrust.EvalCase(input=c.source, expected=c.summary) for c in cases],
@@ -250,13 +270,15 @@ def braintrust_eval(preset: str, rows: int | None = None, own: bool = False) -> 
             no_send_logs=True,
             **({} if rows is None else {"max_concurrency": rows}),
         )
-        name = loop_judges.BRAINTRUST_NAME if own else "Summarization"
+        name = loop_judges.BRAINTRUST_NAME if own else loop_alone.NAME if alone else "Summarization"
         return sum(1 for r in result.results if r.error is not None or r.scores.get(name) is None)
 
     return run
 
 
-def phoenix_evaluate(preset: str, rows: int | None = None, own: bool = False) -> Runner:
+def phoenix_evaluate(
+    preset: str, rows: int | None = None, own: bool = False, alone: bool = False
+) -> Runner:
     """Phoenix ``async_evaluate_dataframe()``: rows at once = ``concurrency`` (3)."""
 
     def run(url: str, cases: list[Case]) -> int:
@@ -274,6 +296,8 @@ def phoenix_evaluate(preset: str, rows: int | None = None, own: bool = False) ->
         )
         if own:
             evaluator, column = loop_judges.phoenix_judge(url), loop_judges.PHOENIX_COLUMN
+        elif alone:
+            evaluator, column = loop_alone.phoenix(), loop_alone.PHOENIX_COLUMN
         else:
             evaluator = SummarizationEvaluator(scorer=_scorer(url, preset))
             column = "summarization_score"
@@ -291,6 +315,22 @@ def phoenix_evaluate(preset: str, rows: int | None = None, own: bool = False) ->
 
 
 # ------------------------------------------------------------------- helpers
+
+
+@contextmanager
+def _fresh_directory() -> Iterator[None]:
+    """Work in a new empty directory for the block. deepeval keeps its test-run cache in
+    ``.deepeval/`` under the working directory and writes the whole file again after each test
+    case: in a shared directory every run would pay for the test cases of all the runs before it
+    (the later systems of a repeat more than the first), so each run starts with none, as a
+    user's first run does."""
+    workdir = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="summscore-bench-deepeval-") as scratch:
+        os.chdir(scratch)
+        try:
+            yield
+        finally:
+            os.chdir(workdir)
 
 
 @contextmanager

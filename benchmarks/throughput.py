@@ -58,6 +58,7 @@ os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # LiteLLM: no price-map download
 
+import loop_figure
 import loop_plan
 import loop_runners
 from compat.corpus import CASES, Case
@@ -141,6 +142,7 @@ class Row:
     cpu_ms: float
     failed: int
     error: str | None = None  # the exception that stopped the whole run (no figure then)
+    cpu_seconds: float = 0.0  # the process's CPU time in the run, every thread
 
 
 Runner = Callable[[str, list[Case]], int]  # (url, cases) -> failed rows
@@ -178,7 +180,7 @@ def ragas_abatch_score(url: str, cases: list[Case]) -> int:
 HEADER = (
     "| shape | loop | face's loop concurrency | face compared with | ratio: its s / face s "
     "| s per case: it / face | 429s: it / face / score_many | judge calls: it / face "
-    "| failed rows: it / face |"
+    "| failed rows: it / face | loop alone: s per case | floor / face |"
 )
 
 
@@ -197,7 +199,12 @@ def faces_in_loops(
         "face's loop concurrency is the framework's default (what a user who sets nothing "
         "meets) or its knob raised to every row at once, as score_many has them; the "
         "framework's own metric runs in the same loop with the same knob. 429s = median "
-        "rate-limited answers per run.",
+        "rate-limited answers per run. Loop alone = the same loop and knob with a scorer that "
+        "calls no judge (what the loop itself costs); floor = the largest of the loop alone's "
+        "seconds, score_many's seconds and the sum of their CPU seconds (Python runs one thread "
+        "at a time: the loop's and the scorer's work do not overlap), per repeat: no face can "
+        "be much faster in that loop, and floor / face near 1 "
+        "means the face adds nothing to what the loop and the judge cost.",
         "",
         HEADER,
         "|" + " --- |" * (HEADER.count("|") - 1),
@@ -244,12 +251,25 @@ def table_row(
     if pair.knob == loop_plan.RAISED:
         knob = f"{group.knob}{loop_plan.rows_at_once(cases)}"
     else:
-        knob = "default"
+        knob = pair.knob
 
     def med(rows: list[Row], field: str) -> float:
         return float(statistics.median(getattr(r, field) for r in rows))
 
     errors = {r.error for r in (*face, *other) if r.error}
+    if pair.alone is None:
+        floor = " - | - |"
+    else:
+        alone = runs[pair.alone]
+        floors = [
+            max(a.seconds, m.seconds, a.cpu_seconds + m.cpu_seconds) / f.seconds
+            for a, m, f in zip(alone, many, face)
+        ]
+        floor = (
+            f" {med(alone, 'seconds') / cases:.3f} | {statistics.median(floors):.2f}x "
+            f"({min(floors):.2f}-{max(floors):.2f}) |"
+        )
+        errors |= {r.error for r in alone if r.error}
     return (
         f"| {shape} | {group.loop} | {knob} | {pair.against} | "
         f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) | "
@@ -259,6 +279,7 @@ def table_row(
         f"{sum(r.failed for r in other)} / {sum(r.failed for r in face)}"
         + (f" (stopped: {', '.join(sorted(errors))})" if errors else "")
         + " |"
+        + floor
     )
 
 
@@ -300,6 +321,7 @@ def measure(server: Server, system: str, rule: str, run: Runner, cases: list[Cas
         1000 * cpu / max(calls, 1),
         failed,
         error,
+        cpu,
     )
     print(f"measured: {row}", file=sys.stderr, flush=True)  # survives a later system's crash
     return row
@@ -412,7 +434,11 @@ def main() -> None:
         default=[],
         help="(--faces) only these frameworks' loops (default: every one)",
     )
-    parser.add_argument("--figures", action="store_true", help="(--faces) the table to docs")
+    parser.add_argument(
+        "--figures",
+        action="store_true",
+        help="(--faces) the table to docs; with --loops, only those loops' rows are replaced",
+    )
     parser.add_argument(
         "--plots",
         action="store_true",
@@ -456,8 +482,6 @@ def main() -> None:
             if args.faces:
                 if args.repeats < 3:
                     parser.error("--repeats: at least 3 (one run cannot tell noise from a change)")
-                if args.figures and args.loops:
-                    parser.error("--figures writes every loop's row: leave out --loops")
                 shapes = [
                     tuple(int(x) for x in s.lower().split("x")) for s in args.shapes.split(",")
                 ]
@@ -470,10 +494,12 @@ def main() -> None:
                 )
                 table += "\n\n" + load_note(started, load_average(), shapes)  # type: ignore[arg-type]
                 print(f"\nmachine: {machine()}\n{table}")
-                if args.figures:
+                if args.figures:  # with --loops: those loops' rows replaced, the others kept
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
                     figure.parent.mkdir(parents=True, exist_ok=True)
-                    figure.write_text(table + "\n", encoding="utf-8")
+                    old = figure.read_text(encoding="utf-8") if figure.exists() else None
+                    merged = loop_figure.merge(old, table, tuple(args.loops))
+                    figure.write_text(merged, encoding="utf-8")
                 return
             drawn = []
             for shape in args.shapes.split(","):

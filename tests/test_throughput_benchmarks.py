@@ -51,6 +51,9 @@ def test_every_capped_loop_has_a_default_row_and_a_raised_row_against_score_many
             assert {pair.face, pair.other, "score_many"} <= set(group.systems), name
             if pair.against not in ("score_many",):  # an own judge runs with the knob raised
                 assert pair.knob == loop_plan.RAISED and pair.face == "face, knob raised"
+            # the loop alone runs with the face's own setting
+            alone = "loop alone" if pair.knob == loop_plan.DEFAULT else "loop alone, knob raised"
+            assert pair.alone == alone and alone in group.systems, name
     assert {n for n in OTHERS if len(groups[n].pairs) == 3} == {
         "MLflow",
         "Opik",
@@ -116,11 +119,58 @@ def test_a_table_row_gives_the_median_ratio_its_range_and_the_knob_it_ran_with()
     assert cells[:4] == ["16 x 5", "LangSmith evaluate()", "max_concurrency=80", "score_many"]
     assert cells[4] == "0.80x (0.50-1.00)"  # ratios 0.5, 1.0, 0.8: score_many s / face s
     assert cells[5] == f"{2.0 / 80:.3f} / {4.0 / 80:.3f}"
-    assert cells[6:] == ["5 / 2 / 5", "300 / 300", "0 / 0"]
+    assert cells[6:] == ["5 / 2 / 5", "300 / 300", "0 / 0", "-", "-"]  # no loop alone
     default = loop_plan.Pair(loop_plan.DEFAULT, "score_many", "face, knob raised", "score_many")
     runs["score_many"][0] = throughput.Row("s", "", 2.0, 0, 0, 0.0, 80, "TimeoutError")
     line = throughput.table_row("16 x 5", group, default, runs, 80)
-    assert "| default |" in line and line.endswith("80 / 0 (stopped: TimeoutError) |")
+    assert "| default |" in line and line.endswith("80 / 0 (stopped: TimeoutError) | - | - |")
+
+
+def test_the_floor_is_the_slower_of_the_loop_alone_and_score_many_or_their_cpu_together() -> None:
+    group = loop_plan.Group("Inspect eval()", "max_samples=", {}, [])
+
+    def row(seconds: float, cpu: float) -> throughput.Row:
+        return throughput.Row("s", "", seconds, 300, 0, 2.0, 0, None, cpu)
+
+    runs = {
+        "face": [row(10.0, 7.0), row(8.0, 6.0), row(6.0, 5.0)],
+        "score_many": [row(3.0, 0.5), row(3.0, 0.5), row(3.0, 0.5)],
+        "loop alone": [row(2.0, 1.0), row(6.0, 5.0), row(4.0, 4.0)],
+    }
+    pair = loop_plan.Pair(loop_plan.DEFAULT, "score_many", "face", "score_many", "loop alone")
+    cells = [c.strip() for c in throughput.table_row("1 x 1", group, pair, runs, 100).split("|")]
+    # floors: max(2, 3, 1.5) = 3 -> 0.30; max(6, 3, 5.5) = 6 -> 0.75; max(4, 3, 4.5) -> 0.75
+    assert cells[-3:-1] == [f"{4.0 / 100:.3f}", "0.75x (0.30-0.75)"]
+
+
+def test_a_run_of_some_loops_replaces_their_rows_in_the_figure_and_keeps_the_others() -> None:
+    import loop_figure
+
+    head = "What the table shows.\n\n| shape | loop | x |\n| --- | --- | --- |\n"
+    whole = loop_figure.merge(
+        None,
+        head + "| 1 x 1 | ragas evaluate() | a |\n| 1 x 1 | Phoenix x() | b |\n\nShapes: one.\n",
+        (),
+    )
+    assert whole.endswith(f"{', '.join(loop_figure.LOOPS)}: Shapes: one.\n")
+    again = loop_figure.merge(
+        whole, head + "| 1 x 1 | Phoenix x() | B |\n\nShapes: two.\n", ("phoenix",)
+    )
+    lines = again.splitlines()
+    assert lines[4:6] == ["| 1 x 1 | ragas evaluate() | a |", "| 1 x 1 | Phoenix x() | B |"]
+    assert lines[-2].startswith("ragas, deepeval, mlflow,") and "phoenix" not in lines[-2]
+    assert lines[-1] == "phoenix: Shapes: two."
+
+
+def test_each_deepeval_run_starts_in_an_empty_directory() -> None:
+    seen = []
+    before = os.getcwd()
+    for _ in range(2):
+        with loop_runners._fresh_directory():
+            seen.append((os.getcwd(), os.listdir(".")))
+            Path(".deepeval").mkdir()  # what deepeval leaves behind
+    assert os.getcwd() == before
+    assert seen[0][0] != seen[1][0] and seen[0][1] == seen[1][1] == []
 
 
 def test_the_figure_states_the_shapes_and_the_load() -> None:
