@@ -1,7 +1,8 @@
-"""docs/figures/faces_in_loops.md from ``throughput.py --faces --figures``: a whole run writes the
-figure; a run of some loops (``--loops``) replaces those loops' rows and notes and keeps the
-others', so that one slow loop can be measured again without the others. Each note names the
-loops whose rows it describes (``deepeval, mlflow: Shapes: ... load average ...``).
+"""docs/figures/faces_in_loops.md from ``throughput.py --faces --figures``: a run of every loop on
+the default shapes writes the figure; a run of some loops (``--loops``) or some shapes
+(``--shapes``) replaces the rows of the shapes and loops it ran and keeps the others, so that
+one slow loop or shape can be measured again without the rest. Each note names the loops whose
+rows it describes (``deepeval, mlflow: Shapes: 40 x 5 (200 cases). Machine: ...``).
 """
 
 from __future__ import annotations
@@ -36,22 +37,25 @@ def _row_shape(row: str) -> str:
     return row.split("|")[1].strip()
 
 
-def merge(old: str | None, new: str, loops: tuple[str, ...]) -> str:
-    """The figure after a run of ``loops`` (all when empty) that printed ``new``: the rows and
-    notes of ``old`` for the other loops are kept (an old figure without a table is dropped)."""
+def merge(old: str | None, new: str, loops: tuple[str, ...], shapes: tuple[str, ...]) -> str:
+    """The figure after a run of ``loops`` (every loop when empty) on ``shapes`` (``"40 x 5"``)
+    that printed ``new``. The rows of ``old`` for other loops or shapes are kept, and its notes
+    for them; ``old=None`` (a whole run) writes ``new`` alone."""
     head, rows, notes = _parts(new)
     ran = loops or LOOPS
     notes = [f"{', '.join(ran)}: {n}" for n in notes]
-    if loops and old and "| --- " in old:
+    if old and "| --- " in old:
         _, old_rows, old_notes = _parts(old)
-        rows = [r for r in old_rows if _row_loop(r) not in ran] + rows
-        for note in old_notes:
+        rows = [r for r in old_rows if _row_loop(r) not in ran or _row_shape(r) not in shapes]
+        rows += _parts(new)[1]
+        for note in reversed(old_notes):
             named, sep, rest = note.partition(": ")
-            keep = [k for k in named.split(", ") if k in LOOPS and k not in ran]
+            same_shapes = any(f"{shape} (" in rest for shape in shapes)
+            keep = [k for k in named.split(", ") if k in LOOPS and not (k in ran and same_shapes)]
             if sep and keep:
                 notes.insert(0, f"{', '.join(keep)}: {rest}")
-    shapes: dict[str, int] = {}
+    order: dict[str, int] = {}
     for row in rows:
-        shapes.setdefault(_row_shape(row), len(shapes))
-    rows.sort(key=lambda r: (shapes[_row_shape(r)], LOOPS.index(_row_loop(r))))
+        order.setdefault(_row_shape(row), len(order))
+    rows.sort(key=lambda r: (order[_row_shape(r)], LOOPS.index(_row_loop(r))))
     return "\n".join([*head, *rows, "", *notes]) + "\n"

@@ -437,7 +437,7 @@ def main() -> None:
     parser.add_argument(
         "--figures",
         action="store_true",
-        help="(--faces) the table to docs; with --loops, only those loops' rows are replaced",
+        help="(--faces) the table to docs; with --loops or --shapes, only those rows replaced",
     )
     parser.add_argument(
         "--plots",
@@ -497,8 +497,10 @@ def main() -> None:
                 if args.figures:  # with --loops: those loops' rows replaced, the others kept
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
                     figure.parent.mkdir(parents=True, exist_ok=True)
-                    old = figure.read_text(encoding="utf-8") if figure.exists() else None
-                    merged = loop_figure.merge(old, table, tuple(args.loops))
+                    whole = not args.loops and args.shapes == parser.get_default("shapes")
+                    old = None if whole or not figure.exists() else figure.read_text("utf-8")
+                    ran = tuple(f"{s} x {k}" for s, k in shapes)
+                    merged = loop_figure.merge(old, table, tuple(args.loops), ran)
                     figure.write_text(merged, encoding="utf-8")
                 return
             drawn = []

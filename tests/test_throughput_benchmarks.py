@@ -49,7 +49,7 @@ def test_every_capped_loop_has_a_default_row_and_a_raised_row_against_score_many
         assert (loop_plan.RAISED, "score_many") in against, name
         for pair in group.pairs:  # each row's two systems run in the group, interleaved
             assert {pair.face, pair.other, "score_many"} <= set(group.systems), name
-            if pair.against not in ("score_many",):  # an own judge runs with the knob raised
+            if pair.against != "score_many" and name != "Phoenix":  # an own judge: knob raised
                 assert pair.knob == loop_plan.RAISED and pair.face == "face, knob raised"
             # the loop alone runs with the face's own setting
             alone = "loop alone" if pair.knob == loop_plan.DEFAULT else "loop alone, knob raised"
@@ -149,17 +149,31 @@ def test_a_run_of_some_loops_replaces_their_rows_in_the_figure_and_keeps_the_oth
     head = "What the table shows.\n\n| shape | loop | x |\n| --- | --- | --- |\n"
     whole = loop_figure.merge(
         None,
-        head + "| 1 x 1 | ragas evaluate() | a |\n| 1 x 1 | Phoenix x() | b |\n\nShapes: one.\n",
+        head + "| 1 x 1 | ragas evaluate() | a |\n| 1 x 1 | Phoenix x() | b |\n\n"
+        "Shapes: 1 x 1 (1 cases).\n",
         (),
+        ("1 x 1",),
     )
-    assert whole.endswith(f"{', '.join(loop_figure.LOOPS)}: Shapes: one.\n")
+    assert whole.endswith(f"{', '.join(loop_figure.LOOPS)}: Shapes: 1 x 1 (1 cases).\n")
     again = loop_figure.merge(
-        whole, head + "| 1 x 1 | Phoenix x() | B |\n\nShapes: two.\n", ("phoenix",)
+        whole,
+        head + "| 1 x 1 | Phoenix x() | B |\n\nShapes: 1 x 1 (1 cases), later.\n",
+        ("phoenix",),
+        ("1 x 1",),
     )
     lines = again.splitlines()
     assert lines[4:6] == ["| 1 x 1 | ragas evaluate() | a |", "| 1 x 1 | Phoenix x() | B |"]
     assert lines[-2].startswith("ragas, deepeval, mlflow,") and "phoenix" not in lines[-2]
-    assert lines[-1] == "phoenix: Shapes: two."
+    assert lines[-1] == "phoenix: Shapes: 1 x 1 (1 cases), later."
+    # another shape: every row and note of the first kept, its rows after theirs
+    more = loop_figure.merge(
+        again,
+        head + "| 2 x 1 | ragas evaluate() | c |\n\nShapes: 2 x 1 (2 cases).\n",
+        (),
+        ("2 x 1",),
+    )
+    assert more.splitlines()[4:7] == [*lines[4:6], "| 2 x 1 | ragas evaluate() | c |"]
+    assert more.splitlines()[-3:-1] == lines[-2:]
 
 
 def test_each_deepeval_run_starts_in_an_empty_directory() -> None:
