@@ -41,13 +41,14 @@ def merge(old: str | None, new: str, loops: tuple[str, ...], shapes: tuple[str, 
     """The figure after a run of ``loops`` (every loop when empty) on ``shapes`` (``"40 x 5"``)
     that printed ``new``. The rows of ``old`` for other loops or shapes are kept, and its notes
     for them; ``old=None`` (a whole run) writes ``new`` alone."""
-    head, rows, notes = _parts(new)
+    head, new_rows, notes = _parts(new)
+    rows = list(new_rows)
     ran = loops or LOOPS
     notes = [f"{', '.join(ran)}: {n}" for n in notes]
     if old and "| --- " in old:
         _, old_rows, old_notes = _parts(old)
         rows = [r for r in old_rows if _row_loop(r) not in ran or _row_shape(r) not in shapes]
-        rows += _parts(new)[1]
+        rows += new_rows
         for note in reversed(old_notes):
             named, sep, rest = note.partition(": ")
             same_shapes = any(f"{shape} (" in rest for shape in shapes)
