@@ -24,7 +24,7 @@ RECOMMENDED = "deepeval"  # docs/presets.md, "Which preset"
 
 # Each face's public callable: (module file, the function or class whose `preset=` is the default).
 FACES = {
-    "summscore.mlflow.Summarization": ("mlflow.py", "Summarization"),
+    "summscore.mlflow.Summarization": ("mlflow/face.py", "SummarizationFace"),
     "summscore.inspect.summarization": ("inspect.py", "summarization"),
     "summscore.opik.Summarization": ("opik.py", "Summarization"),
     "summscore.langsmith.Summarization": ("langsmith.py", "Summarization"),

@@ -1,33 +1,10 @@
-"""MLflow face: a scorer for ``mlflow.genai.evaluate()`` (MLflow 3's GenAI scorer API).
+"""What ``summscore.mlflow.Summarization`` does: the row's source and summary read as MLflow's own
+summarization scorers read them, the core's result as an MLflow ``Feedback``, and the registered
+form (an ``@scorer`` function that rebuilds the scorer from its configuration).
 
-    from summscore.mlflow import Summarization
-    mlflow.genai.evaluate(data=rows, scorers=[Summarization(model="openai:/gpt-4o-mini")])
-
-The judge is named as MLflow's built-in judges name theirs: ``model=`` takes MLflow's judge model
-URIs (``"openai:/gpt-4o-mini"``, ``"anthropic:/..."``, ``"gateway:/<endpoint>"``,
-``"databricks"``) and defaults to MLflow's default judge (``MLFLOW_GENAI_JUDGE_DEFAULT_MODEL``,
-else ``"databricks"`` on Databricks, else ``"openai:/gpt-4.1-mini"``), called through MLflow
-(``summscore.judges.MLflowJudge``). ``llm=`` takes any judge object summscore accepts (a
-string there is read as a model URI too), ``scorer=`` shares one
-``summscore.SummarizationScorer`` (and number) with every other face.
-
-Each row's source and summary are read the way MLflow's own ragas and deepeval summarization
-scorers read them: the summary from ``outputs``; the source from ``inputs`` (a string, or the
-first of source/document/text/context/... in a dict), falling back to the trace's retrieved
-contexts. ``source_from="expectations"`` reads it from ``expectations`` instead, and
-``source_key=`` / ``summary_key=`` name the dict keys. The result is an MLflow ``Feedback``: the
-score as value, the reason as rationale, the judge model as source, and the components, missed
-questions and unsupported claims as metadata.
-
-``register()`` / ``start()`` / ``update()`` / ``stop()`` and ``model_dump()`` work as on MLflow's
-scorers for a scorer built from ``model=`` (or the default judge), literals and options: MLflow
-stores custom scorers as ``@scorer`` source code, so it is stored as a small function that
-rebuilds this scorer from its configuration (kept as a parameter default) where it runs. That
-function, like every custom scorer outside Databricks, needs
-``MLFLOW_SERVER_ENABLE_CUSTOM_SCORERS=true``, and MLflow's open-source tracking store starts
-(schedules) only scorers judged by a ``gateway:/`` built-in judge, so ``start()`` works on
-Databricks. A scorer built from a judge object or ``scorer=`` lives in this process only and
-says so.
+The public class, in ``summscore/mlflow/__init__.py``, only names this one: MLflow hashes a
+custom scorer's definition for every row it scores, reading the class's source when the scorer
+cannot be serialized, and a small class is cheap to read (see ``SummarizationFace.model_dump``).
 """
 
 from __future__ import annotations
@@ -36,14 +13,15 @@ import functools
 import inspect
 import json
 import types
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 from pydantic import PrivateAttr
 
-from .adapters.platforms import SOURCE_KEYS, SUMMARY_KEYS, face_scorer, pick_text, result_metadata
-from .calls.sync import run_sync
-from .errors import MissingExtraError
-from .scorer import SummarizationScorer
+from ..adapters.platforms import SOURCE_KEYS, SUMMARY_KEYS, face_scorer, pick_text, result_metadata
+from ..calls.sync import run_sync
+from ..errors import MissingExtraError
+from ..scorer import SummarizationScorer
 
 try:
     from mlflow.entities import Feedback
@@ -51,17 +29,18 @@ try:
     from mlflow.exceptions import MlflowException
     from mlflow.genai.scorers import Scorer
 
-    from .judges.mlflow_model import MLflowJudge, default_model, is_model_uri
+    from ..judges.mlflow_model import MLflowJudge, default_model, is_model_uri
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise MissingExtraError("mlflow", "mlflow", "summscore.mlflow", exc) from exc
 
-__all__ = ["Summarization"]
+__all__ = ["SummarizationFace"]
 
 SourceFrom = Literal["inputs", "expectations"]
+_Face = TypeVar("_Face", bound="SummarizationFace")
 
 
-class Summarization(Scorer):
-    """Summarization score for ``mlflow.genai.evaluate``: ``Summarization(model=..., preset=...)``."""
+class SummarizationFace(Scorer):
+    """What ``summscore.mlflow.Summarization`` is made of (it adds only its name)."""
 
     model: str | None = None
     description: str | None = (
@@ -73,6 +52,9 @@ class Summarization(Scorer):
     _source_key: str | None = PrivateAttr(default=None)
     _summary_key: str | None = PrivateAttr(default=None)
     _config: dict[str, Any] | None = PrivateAttr(default=None)
+    # The registered form's body: a function of inputs, outputs, expectations, trace and the
+    # configuration (JSON) that rebuilds the scorer where it runs (set by the public class).
+    registered_body: ClassVar[Callable[..., Any]]
 
     def __init__(
         self,
@@ -126,10 +108,11 @@ class Summarization(Scorer):
         return self._scorer
 
     @classmethod
-    def from_config(cls, config: str) -> Summarization:
+    def from_config(cls: type[_Face], config: str) -> _Face:
         """The scorer a registered configuration (``model_dump``'s JSON) describes, built once
         per configuration and process (so rows share its judge and caches)."""
-        return _from_config(config)
+        # A class is hashable; mypy reads the model's __eq__ without __hash__ as a class's.
+        return cast(_Face, _from_config(cls, config))  # type: ignore[arg-type]
 
     def _source(self, inputs: Any, expectations: Any, trace: Any) -> str | list[str]:
         field = self._source_from
@@ -192,8 +175,25 @@ class Summarization(Scorer):
         """This scorer as MLflow stores custom scorers: an ``@scorer`` function (MLflow's own
         decorator) whose body rebuilds it from its configuration, kept as a parameter default.
         What ``register`` registers and ``model_dump`` serializes."""
+        return self.decorator_scorer(self._config_json(), self.name, self.description)
+
+    @classmethod
+    def decorator_scorer(cls, config: str, name: str, description: str | None) -> Scorer:
+        """The ``@scorer`` function for a configuration (``model_dump``'s JSON)."""
         from mlflow.genai.scorers import scorer
 
+        template = cls.registered_body
+        function = types.FunctionType(
+            template.__code__,
+            template.__globals__,
+            template.__name__,
+            (None, None, None, None, config),
+        )
+        described = "description" in inspect.signature(scorer).parameters  # MLflow >= 3.5
+        extra: dict[str, Any] = {"description": description} if described else {}
+        return scorer(function, name=name, **extra)
+
+    def _config_json(self) -> str:
         if self._config is None:
             raise MlflowException.invalid_parameter_value(
                 f"Summarization {self.name!r} was built from a judge object (llm= or scorer=), "
@@ -202,25 +202,23 @@ class Summarization(Scorer):
                 "judge), the preset and its options to register or serialize it."
             )
         try:
-            config = json.dumps(self._config, sort_keys=True, ensure_ascii=False)
+            return json.dumps(self._config, sort_keys=True, ensure_ascii=False)
         except TypeError as exc:
             raise MlflowException.invalid_parameter_value(
                 f"Summarization {self.name!r}: its options must be JSON literals to be "
                 f"registered ({exc})"
             ) from None
-        template = summscore_summarization
-        function = types.FunctionType(
-            template.__code__,
-            template.__globals__,
-            template.__name__,
-            (None, None, None, None, config),
-        )
-        described = "description" in inspect.signature(scorer).parameters  # MLflow >= 3.5
-        extra: dict[str, Any] = {"description": self.description} if described else {}
-        return scorer(function, name=self.name, **extra)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-        return self.as_decorator_scorer().model_dump(**kwargs)
+        """The registered form's serialization. ``mlflow.genai.evaluate()`` asks for it for every
+        row it scores (to hash the scorer's definition into the row's feedback), and building
+        it reads the registered function's source again: it is built once per configuration."""
+        if kwargs:
+            return self.as_decorator_scorer().model_dump(**kwargs)
+        dumped: dict[str, Any] = json.loads(
+            _dump_of(type(self), self._config_json(), self.name, self.description)  # type: ignore[arg-type]
+        )
+        return dumped
 
     def register(self, *, name: str | None = None, experiment_id: str | None = None) -> Scorer:
         return self.as_decorator_scorer().register(name=name, experiment_id=experiment_id)
@@ -237,25 +235,17 @@ class Summarization(Scorer):
         return self.as_decorator_scorer().stop(name=name, experiment_id=experiment_id)
 
 
-def summscore_summarization(
-    inputs: Any = None,
-    outputs: Any = None,
-    expectations: Any = None,
-    trace: Any = None,
-    summscore_config: str = "{}",
-) -> Any:
-    """The registered form's body (MLflow stores the body and the signature, not this module)."""
-    from summscore.mlflow import Summarization
-
-    scorer = Summarization.from_config(summscore_config)
-    return scorer(inputs=inputs, outputs=outputs, expectations=expectations, trace=trace)
-
-
 @functools.lru_cache(maxsize=32)
-def _from_config(config: str) -> Summarization:
+def _from_config(cls: type[SummarizationFace], config: str) -> SummarizationFace:
     data = json.loads(config)
     options = data.pop("options", None) or {}
-    return Summarization(**data, **options)
+    return cls(**data, **options)
+
+
+@functools.lru_cache(maxsize=64)
+def _dump_of(cls: type[SummarizationFace], config: str, name: str, description: str | None) -> str:
+    """The registered form's ``model_dump``, as JSON (a copy for every caller)."""
+    return json.dumps(cls.decorator_scorer(config, name, description).model_dump())
 
 
 def _model_of(llm: Any, model: str | None) -> str | None:
