@@ -1,7 +1,9 @@
-"""pytest fixtures for the compat judge server (registered by the root conftest.py)."""
+"""pytest fixtures for the compat judge server, and Ctrl-C as a terminal sends it (registered by
+the root conftest.py)."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -86,3 +88,20 @@ def recording_judge_server(
         monkeypatch.chdir(tmp_path)
         (tmp_path / ".deepeval").mkdir()
         yield server
+
+
+@pytest.fixture
+def ctrl_c() -> Iterator[None]:
+    """SIGINT handled as Python handles it by default, for a test that sends it, whatever the
+    session was started under. A shell starts a background job (``cmd &`` in a script, without
+    job control) and ``nohup`` starts it with SIGINT ignored; Python then installs no handler of
+    its own and its children inherit the ignored signal, so a test's Ctrl-C would be lost and
+    the run it interrupts would finish (exit 0 where 130 is expected). A Python handler in this
+    process is reset to the default in the processes it starts."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -150,7 +150,10 @@ def test_an_excel_formula_with_no_saved_value_is_told_apart_from_an_empty_cell(
 
 
 def test_ctrl_c_prints_the_command_that_continues_the_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    ctrl_c: None,
 ) -> None:
     data = tmp_path / "data.jsonl"
     data.write_text(

@@ -106,7 +106,10 @@ def test_resume_scores_only_the_missing_rows_and_ends_complete_in_input_order(
 
 
 def test_ctrl_c_keeps_finished_rows_writes_the_report_and_resume_completes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    ctrl_c: None,
 ) -> None:
     window = _CASES_PER_REQUEST  # cases in flight per request slot: one slot here
     cases = _cases(window + 6)
@@ -265,7 +268,7 @@ def test_resume_works_for_every_results_format(tmp_path: Path, suffix: str) -> N
 
 
 def test_ctrl_c_during_resume_loses_none_of_the_earlier_rows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ctrl_c: None
 ) -> None:
     cases = _cases(10)
     data = _write(tmp_path / "data.jsonl", cases)
@@ -327,7 +330,9 @@ def test_resume_with_a_limit_keeps_the_earlier_rows_beyond_it(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("when", ["starting", "scoring"])
-def test_ctrl_c_in_a_terminal_stops_the_workers_quietly(tmp_path: Path, when: str) -> None:
+def test_ctrl_c_in_a_terminal_stops_the_workers_quietly(
+    tmp_path: Path, when: str, ctrl_c: None
+) -> None:
     # A terminal's Ctrl-C signals the whole process group: the lexical workers too, which may
     # still be importing ("starting": the parent is setting up or the workers are being born).
     source = "The bridge in town {} opened in 1911 and carries 900 cars a day. "
