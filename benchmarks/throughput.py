@@ -494,7 +494,7 @@ def main() -> None:
                 )
                 table += "\n\n" + load_note(started, load_average(), shapes)  # type: ignore[arg-type]
                 print(f"\nmachine: {machine()}\n{table}")
-                if args.figures:  # with --loops: those loops' rows replaced, the others kept
+                if args.figures:  # with --loops / --shapes: those rows replaced, the others kept
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
                     figure.parent.mkdir(parents=True, exist_ok=True)
                     whole = not args.loops and args.shapes == parser.get_default("shapes")
