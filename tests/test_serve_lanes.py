@@ -204,8 +204,9 @@ async def test_distinct_large_sources_keep_the_served_workers_memory_bounded() -
             assert first.status_code == 200
             # A bound just above a worker that has judged one source: the next ones pass it.
             grown = judge.large.worker_rss[0]
+            bound = grown + 8 * 2**20
             for pool in judge.pools:
-                pool.max_worker_rss = grown + 8 * 2**20
+                pool.max_worker_rss = bound
             seen = []
             for source in sources[1:]:
                 answer = await client.post(
@@ -219,5 +220,8 @@ async def test_distinct_large_sources_keep_the_served_workers_memory_bounded() -
     finally:
         judge.terminate()
     assert judge.recycled >= 1
-    assert max(seen) > grown + _MARGIN  # the sources did grow the worker past the bound ...
-    assert len(live) <= 1 and all(rss < max(seen) for rss in now)  # ... and it was replaced
+    assert max(seen) > grown + _MARGIN  # the sources did grow the worker ...
+    # ... and the one left is within the bound: a worker past it after a request was replaced
+    # (without recycling, three more sources leave it about 24 MB above ``grown``). Not compared
+    # with ``seen``: a worker just under the bound stays, and may hold as much as one just past.
+    assert len(live) <= 1 and all(rss <= bound + _MARGIN for rss in now)
