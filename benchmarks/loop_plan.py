@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from loop_runners import (
     Runner,
     braintrust_eval,
+    core_rows_at_once,
     deepeval_evaluate,
     inspect_eval,
     langsmith_evaluate,
@@ -35,6 +36,7 @@ class Pair:
     face: str
     other: str
     alone: str | None = None  # the loop alone (loop_alone.py) at the same concurrency
+    core: str = "score_many"  # the core at the same rows at once (for the floor)
 
 
 @dataclass
@@ -79,30 +81,36 @@ def groups(cases: int) -> list[Group]:
             [Pair(DEFAULT, own, "face", own)],
         ),
     ]
-    frameworks: list[tuple[str, str, Callable[..., Runner], str | None]] = [
+    # (loop, knob, runner, own LLM-judge metric, rows the loop holds at once by default: None
+    # where it has no fixed cap, Braintrust none at all and Inspect an adaptive limit from 20
+    # samples up, so the core's bound is score_many's)
+    frameworks: list[tuple[str, str, Callable[..., Runner], str | None, int | None]] = [
         (
             "MLflow genai.evaluate()",
             "MLFLOW_GENAI_EVAL_MAX_WORKERS=",
             mlflow_evaluate,
             "Guidelines",
+            10,
         ),
         (
             "Opik evaluate_on_dict_items()",
             "scoring_threads=",
             opik_evaluate,
             "Hallucination",
+            16,
         ),
-        ("Inspect eval()", "max_samples=", inspect_eval, None),
-        ("LangSmith evaluate()", "max_concurrency=", langsmith_evaluate, None),
-        ("Braintrust Eval()", "max_concurrency=", braintrust_eval, "autoevals Summary"),
+        ("Inspect eval()", "max_samples=", inspect_eval, None, None),
+        ("LangSmith evaluate()", "max_concurrency=", langsmith_evaluate, None, 1),
+        ("Braintrust Eval()", "max_concurrency=", braintrust_eval, "autoevals Summary", None),
         (
             "Phoenix async_evaluate_dataframe()",
             "concurrency=",
             phoenix_evaluate,
             "HallucinationEvaluator",
+            3,
         ),
     ]
-    for loop, knob, runner, judge in frameworks:
+    for loop, knob, runner, judge, default_rows in frameworks:
         systems = {
             "face": runner(PRESET),
             "face, knob raised": runner(PRESET, rows),
@@ -111,8 +119,12 @@ def groups(cases: int) -> list[Group]:
             "loop alone, knob raised": runner(PRESET, rows, alone=True),
         }
         alone, raised = "loop alone", "loop alone, knob raised"
+        core = "score_many"
+        if default_rows is not None:
+            core = f"core, {default_rows} rows at once"
+            systems[core] = core_rows_at_once(PRESET, default_rows)
         pairs = [
-            Pair(DEFAULT, "score_many", "face", "score_many", alone),
+            Pair(DEFAULT, "score_many", "face", "score_many", alone, core),
             Pair(RAISED, "score_many", "face, knob raised", "score_many", raised),
         ]
         if judge is not None and loop.startswith("Phoenix"):
@@ -121,7 +133,7 @@ def groups(cases: int) -> list[Group]:
             # takes 32, 200 rows had not finished in 15 minutes. Compared where a user who sets
             # nothing runs them, at the loop's default concurrency.
             systems[judge] = runner(PRESET, own=True)
-            pairs.append(Pair(DEFAULT, judge, "face", judge, alone))
+            pairs.append(Pair(DEFAULT, judge, "face", judge, alone, core))
         elif judge is not None:
             systems[judge] = runner(PRESET, rows, own=True)
             pairs.append(Pair(RAISED, judge, "face, knob raised", judge, raised))

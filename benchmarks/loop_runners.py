@@ -59,6 +59,32 @@ def score_many(preset: str) -> Runner:
     return run
 
 
+def core_rows_at_once(preset: str, rows: int) -> Runner:
+    """The core given ``rows`` cases at a time, as a loop that holds ``rows`` rows in flight
+    hands them to a face: ``ascore`` per case on one shared scorer, at most ``rows`` at once.
+    What the judge costs at the loop's concurrency, without the loop: with one row at a time,
+    each case waits its dependent judge rounds in turn, which no face in that loop can avoid."""
+
+    def run(url: str, cases: list[Case]) -> int:
+        async def main() -> int:
+            scorer = _scorer(url, preset)
+            gate = asyncio.Semaphore(rows)
+
+            async def one(case: Case) -> bool:
+                async with gate:
+                    try:
+                        result = await scorer.ascore(list(case.contexts), case.summary)
+                    except Exception:
+                        return False
+                    return bool(result.ok)
+
+            return sum(not ok for ok in await asyncio.gather(*(one(c) for c in cases)))
+
+        return asyncio.run(main())
+
+    return run
+
+
 # ------------------------------------------------------------------- ragas and deepeval
 
 

@@ -200,11 +200,14 @@ def faces_in_loops(
         "meets) or its knob raised to every row at once, as score_many has them; the "
         "framework's own metric runs in the same loop with the same knob. 429s = median "
         "rate-limited answers per run. Loop alone = the same loop and knob with a scorer that "
-        "calls no judge (what the loop itself costs); floor = the largest of the loop alone's "
-        "seconds, score_many's seconds and the sum of their CPU seconds (Python runs one thread "
-        "at a time: the loop's and the scorer's work do not overlap), per repeat: no face can "
-        "be much faster in that loop, and floor / face near 1 "
-        "means the face adds nothing to what the loop and the judge cost.",
+        "calls no judge (what the loop itself costs); core = the core given the loop's rows at "
+        "once (score_many with the knob raised; at the default, ascore on as many rows at a "
+        "time as the loop holds where it has a fixed number: MLflow 10, Opik 16, LangSmith 1, "
+        "Phoenix 3); floor = the largest of the loop alone's seconds, the core's seconds and "
+        "the sum of their CPU seconds (Python runs one thread at a time: the loop's and the "
+        "scorer's work do not overlap), per repeat: no face can be much faster in that loop, "
+        "and floor / face near 1 means the face adds nothing to what the loop and the judge "
+        "cost.",
         "",
         HEADER,
         "|" + " --- |" * (HEADER.count("|") - 1),
@@ -247,6 +250,7 @@ def table_row(
     import statistics
 
     face, other, many = runs[pair.face], runs[pair.other], runs["score_many"]
+    core = runs[pair.core]
     ratios = [o.seconds / f.seconds for o, f in zip(other, face)]
     if pair.knob == loop_plan.RAISED:
         knob = f"{group.knob}{loop_plan.rows_at_once(cases)}"
@@ -262,8 +266,8 @@ def table_row(
     else:
         alone = runs[pair.alone]
         floors = [
-            max(a.seconds, m.seconds, a.cpu_seconds + m.cpu_seconds) / f.seconds
-            for a, m, f in zip(alone, many, face)
+            max(a.seconds, c.seconds, a.cpu_seconds + c.cpu_seconds) / f.seconds
+            for a, c, f in zip(alone, core, face)
         ]
         floor = (
             f" {med(alone, 'seconds') / cases:.3f} | {statistics.median(floors):.2f}x "

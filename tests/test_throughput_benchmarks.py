@@ -143,6 +143,66 @@ def test_the_floor_is_the_slower_of_the_loop_alone_and_score_many_or_their_cpu_t
     assert cells[-3:-1] == [f"{4.0 / 100:.3f}", "0.75x (0.30-0.75)"]
 
 
+def test_at_a_loops_default_the_floor_is_the_core_given_as_many_rows_at_a_time() -> None:
+    """One row at a time (LangSmith's default), a case waits its judge rounds in turn: the floor
+    is the core at one row at a time, not score_many with every row at once."""
+    groups = {g.loop.split()[0]: g for g in loop_plan.groups(80)}
+    held = {"MLflow": 10, "Opik": 16, "LangSmith": 1, "Phoenix": 3}
+    for name in OTHERS:
+        for pair in groups[name].pairs:
+            if pair.knob == loop_plan.RAISED:
+                assert pair.core == "score_many", name
+            elif name in held:
+                assert pair.core == f"core, {held[name]} rows at once", name
+                assert pair.core in groups[name].systems
+            else:  # no fixed number of rows (Braintrust: none; Inspect: an adaptive limit)
+                assert pair.core == "score_many", name
+
+    group = loop_plan.Group("LangSmith evaluate()", "max_concurrency=", {}, [])
+
+    def row(seconds: float, cpu: float) -> throughput.Row:
+        return throughput.Row("s", "", seconds, 300, 0, 2.0, 0, None, cpu)
+
+    runs = {
+        "face": [row(10.0, 1.0)] * 3,
+        "score_many": [row(1.0, 0.5)] * 3,
+        "core, 1 rows at once": [row(9.0, 0.5)] * 3,
+        "loop alone": [row(0.5, 0.4)] * 3,
+    }
+    pair = loop_plan.Pair(
+        loop_plan.DEFAULT, "score_many", "face", "score_many", "loop alone", "core, 1 rows at once"
+    )
+    cells = [c.strip() for c in throughput.table_row("1 x 1", group, pair, runs, 100).split("|")]
+    assert cells[-2] == "0.90x (0.90-0.90)"  # 9 / 10, where score_many would say 0.10x
+
+
+def test_the_core_at_a_loops_rows_never_holds_more_rows_than_that(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+
+    from compat.corpus import Case
+
+    held, most = 0, 0
+
+    class Scorer:
+        async def ascore(self, source: list[str], summary: str) -> Any:
+            nonlocal held, most
+            held += 1
+            most = max(most, held)
+            await asyncio.sleep(0.01)
+            held -= 1
+            return type("R", (), {"ok": summary != "bad"})()
+
+    monkeypatch.setattr(loop_runners, "_scorer", lambda url, preset: Scorer())
+    cases = [
+        Case(f"c{i}", ("A source.",), "bad" if i == 4 else "A summary.", "faithful")
+        for i in range(9)
+    ]
+    assert loop_runners.core_rows_at_once("ragas", 3)("http://127.0.0.1:9/v1", cases) == 1
+    assert most == 3
+
+
 def test_a_run_of_some_loops_replaces_their_rows_in_the_figure_and_keeps_the_others() -> None:
     import loop_figure
 
