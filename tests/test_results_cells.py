@@ -164,9 +164,49 @@ def test_resume_reads_a_neutralised_file_back_and_keeps_every_row(
     assert out.read_bytes() == before
 
 
+_BLANKS = " \u00a0\u3000\u2009\n\ufeff\u200b\u2060"
+
+
+def _live_after_trim(cell: str) -> bool:
+    """Whether ``cell`` is a formula to an import that trims blanks (spaces of any kind, line
+    breaks, a BOM, zero-width characters) and reads full-width signs as ASCII ones."""
+    text = cell.lstrip(_BLANKS + "\t\r").translate(str.maketrans("＝＋－＠", "=+-@"))
+    if cell[:1] == "'" or not text or text[0] not in "=+-@":
+        return False
+    try:
+        float(text.rstrip(_BLANKS))
+    except ValueError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " =cmd|' /C calc'!A0",
+        '\u00a0=HYPERLINK("http://evil.example")',
+        "\ufeff@SUM(1+1)",
+        "\u200b+1+cmd",
+        "\n-2+3",
+        "\u3000=1+2",
+        '＝HYPERLINK("http://evil.example")',
+        "＋1＋cmd",
+    ],
+)
+def test_a_formula_behind_blanks_or_in_full_width_signs_gets_the_mark_too(text: str) -> None:
+    assert _live_after_trim(text)  # (the check itself sees it)
+    cell = neutralise(text)
+    assert cell == "'" + text and restore(cell) == text
+    assert neutralise(" -5") == " -5" and neutralise("\u00a0+0.25 ") == "\u00a0+0.25 "
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from("=+-@\t\r'a1.eE ,;\"\n"), max_size=8) | st.text(max_size=8))
+@given(
+    st.text(alphabet=st.sampled_from("=+-@\t\r'a1.eE ,;\"\n＝＋" + _BLANKS), max_size=8)
+    | st.text(max_size=8)
+)
 def test_the_mark_comes_off_exactly(text: str) -> None:
     cell = neutralise(text)
     assert restore(cell) == text
     assert not _live(cell)
+    assert not _live_after_trim(cell)
