@@ -17,8 +17,10 @@ options to it):
    not made to swap). Then SIGTERM, timed until the server has exited (idle, holding its memory).
 2. **Head-of-line blocking.** Small requests (distinct two-sentence sources, one at a time) alone,
    then while one large case is being scored (a source and a summary of ``--big-chars``
-   characters each: a 2 MB body by default): the p50, p99 and largest latency of each group, and
-   how long the large case took.
+   characters each: a 2 MB body by default), then while one batch of ``--batch-cases`` cases of
+   ``--batch-chars`` characters is scored (each case under ``--large-case-chars``, the batch
+   over it): the p50, p99 and largest latency of each group, and how long the large case and
+   the batch took.
 3. **Shutdown with work in flight.** A large case is sent, then SIGTERM: seconds until the server
    has exited, and what the large request's client got.
 
@@ -172,10 +174,12 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def post(url: str, body: dict[str, Any], timeout: float = 900) -> tuple[int, dict[str, Any]]:
+def post(
+    url: str, body: dict[str, Any], timeout: float = 900, path: str = "/v1/score"
+) -> tuple[int, dict[str, Any]]:
     data = json.dumps(body).encode()
     request = urllib.request.Request(
-        f"{url}/v1/score", data=data, headers={"Content-Type": "application/json"}
+        f"{url}{path}", data=data, headers={"Content-Type": "application/json"}
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
@@ -280,13 +284,7 @@ def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
 
         sender = threading.Thread(target=send_big, daemon=True)
         sender.start()
-        time.sleep(1.0)  # the large case is in
-        during: list[float] = []
-        i = 1000
-        while sender.is_alive() and len(during) < args.small_during:
-            during.append(_timed_small(server.url, i))
-            i += 1
-            time.sleep(args.pause)
+        during = _small_during(server.url, sender, args, 1000)
         sender.join()
         print("  during the large case: " + _figures(during))
         print(
@@ -303,6 +301,7 @@ def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
         )
         if len(during) >= args.small_during:
             print("  (the large case was still running when the small requests were done)")
+        _batch_phase(server.url, args, found)
         # Shutdown with the large case in flight.
         big2 = {"source": news(2 * 10**6, args.big_chars), "summary": big["summary"]}
         flight: dict[str, Any] = {}
@@ -323,6 +322,46 @@ def latency_run(args: argparse.Namespace, found: dict[str, str]) -> None:
         found["SIGTERM to exit, a large case in flight"] = f"{seconds:.1f} s (its client got {got})"
     finally:
         server.stop()
+
+
+def _small_during(
+    url: str, sender: threading.Thread, args: argparse.Namespace, first: int
+) -> list[float]:
+    """Small requests, one at a time, while ``sender`` (started) is still waiting for its answer;
+    the cases numbered from ``first`` (distinct from any sent before: none is a cached result)."""
+    time.sleep(1.0)  # the large work is in
+    during: list[float] = []
+    i = first
+    while sender.is_alive() and len(during) < args.small_during:
+        during.append(_timed_small(url, i))
+        i += 1
+        time.sleep(args.pause)
+    return during
+
+
+def _batch_phase(url: str, args: argparse.Namespace, found: dict[str, str]) -> None:
+    """Small requests while another client's batch of cases, each under the large mark and
+    together over it, is judged."""
+    cases = [
+        {"source": news(3 * 10**6 + i, args.batch_chars), "summary": "Homes were approved."}
+        for i in range(args.batch_cases)
+    ]
+    what = f"a batch of {args.batch_cases} cases of {args.batch_chars:,} characters"
+    outcome: dict[str, Any] = {}
+
+    def send_batch() -> None:
+        start = time.perf_counter()
+        outcome["status"], _ = post(url, {"cases": cases}, path="/v1/score:batch")
+        outcome["seconds"] = time.perf_counter() - start
+
+    sender = threading.Thread(target=send_batch, daemon=True)
+    sender.start()
+    during = _small_during(url, sender, args, 10**5)
+    sender.join()
+    print(f"  during {what}: " + _figures(during))
+    print(f"  the batch: HTTP {outcome['status']} in {outcome['seconds']:.1f} s")
+    found[f"small requests while {what} is judged"] = _figures(during)
+    found[f"{what} itself"] = f"HTTP {outcome['status']} in {outcome['seconds']:.0f} s"
 
 
 def _earlier_rows() -> dict[str, str]:
@@ -354,6 +393,8 @@ def main() -> None:
     parser.add_argument("--small-alone", type=int, default=20)
     parser.add_argument("--small-during", type=int, default=100)
     parser.add_argument("--pause", type=float, default=0.2, help="seconds between small requests")
+    parser.add_argument("--batch-cases", type=int, default=20)
+    parser.add_argument("--batch-chars", type=int, default=45_000, help="characters per case")
     parser.add_argument("--server-arg", action="append", default=[])
     parser.add_argument("--only", choices=("memory", "latency"))
     parser.add_argument(

@@ -272,6 +272,39 @@ async def test_a_deepeval_server_names_its_own_options_in_errors() -> None:
     assert whole.status_code == 200  # JSON Schema's integer: 3.0 is 3
 
 
+@pytest.mark.parametrize(
+    ("preset", "option"),
+    [
+        ("deepeval", "n"),
+        ("deepeval", "threshold"),
+        ("mastra", "n"),
+        ("mastra", "maxQuestions"),
+        ("mastra", "scale"),
+        ("ragas", "coeff"),
+    ],
+)
+async def test_a_boolean_is_not_a_number_for_a_numeric_option(preset: str, option: str) -> None:
+    """JSON true/false for a numeric option is refused as text is (the core refuses a bool for a
+    number too), in a single request and in a batch's case; the flags still take booleans."""
+    app = create_app(SummarizationScorer(LexicalJudge(), preset=preset))
+    case = {"source": SOURCE, "summary": SUMMARY}
+    async with _client(app) as client:
+        answers = [
+            await client.post("/v1/score", json={**case, "options": {option: value}})
+            for value in (True, False)
+        ]
+        batch = await client.post(
+            "/v1/score:batch", json={"cases": [{**case, "options": {option: True}}, case]}
+        )
+    for answer in answers:
+        error = answer.json()["error"]
+        assert answer.status_code == 422 and error["field"] == f"options.{option}"
+        assert error["message"] == f"options.{option}: must be a number, not true or false"
+    first, second = batch.json()["results"]
+    assert first["score"] is None and f"cases[0].options.{option}" in first["error"]
+    assert "not true or false" in first["error"] and second["error"] is None
+
+
 class _PeakJudge(LexicalJudge):
     """The offline judge, slowed a little, counting the requests in flight."""
 

@@ -292,3 +292,39 @@ async def test_when_the_server_stops_work_still_running_is_answered_503_and_canc
     assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
     assert answer.json()["error"]["type"] == "shutting_down"
     assert health["in_flight"] == 0 and health["queued"] == 0  # its judge slot is free
+
+
+# ------------------------------------------------------------------ keys in ids
+
+
+async def test_a_key_in_an_id_is_masked_in_results_and_scores_are_unchanged() -> None:
+    """An id is only ever shown, never scored: a key in it (an ``sk-`` key here, any shape of
+    JSON id) comes back masked, as the CLI masks row ids, in a single result, in batch results
+    and in a batch case refused for bad input; the scores are those of the texts alone."""
+    key = "sk-proj-Qm5W" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    source = f"{SOURCE} The vendor's key {key} was leaked."
+    case = {"source": source, "summary": SUMMARY}
+    async with _client(_app()) as client:
+        one = await client.post("/v1/score", json={**case, "id": f"job-{key}"})
+        batch = await client.post(
+            "/v1/score:batch",
+            json={
+                "cases": [
+                    {**case, "summary": "Taxes stay flat.", "id": {"run": key, key: [key, 3]}},
+                    {**case, "id": "plain-id"},
+                    {"source": source, "id": key},  # no summary: refused, id still masked
+                ]
+            },
+        )
+    assert one.status_code == 200 and batch.status_code == 200
+    assert key not in one.text and key not in batch.text
+    assert one.json()["id"] == "job-***"
+    nested, plain, refused = batch.json()["results"]
+    assert nested["id"] == {"run": "***", "***": ["***", 3]}
+    assert plain["id"] == "plain-id" and refused["id"] == "***" and refused["error"]
+    alone = SummarizationScorer(LexicalJudge(), preset="mastra")
+    for got, summary in ((one.json(), SUMMARY), (nested, "Taxes stay flat."), (plain, SUMMARY)):
+        expected = alone.score(source, summary)
+        assert got["score"] == expected.score and got["error"] is None
+        assert got["alignment_score"] == expected.alignment_score
+        assert got["coverage_score"] == expected.coverage_score

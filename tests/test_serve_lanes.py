@@ -144,6 +144,48 @@ async def test_with_the_defaults_a_small_case_is_not_stuck_behind_a_2_mb_case() 
     assert large_done == 0  # answered while the large case's first judge request still ran
 
 
+async def test_a_batch_whose_texts_reach_the_large_mark_goes_to_the_large_lane_whole() -> None:
+    """Each case under --large-case-chars, the batch's texts together over it: every judge
+    request of the batch goes to the large lane (a batch of many cases just under the mark would
+    otherwise hold the small lane for as long as all of them take), and a request under the mark,
+    single or batch, keeps the small lane."""
+    scorer = _served_scorer("--large-case-chars", "3000")
+    judge = scorer.llm
+    cases = [
+        {"source": news(30 + i, 900), "summary": "The council approved new homes."}
+        for i in range(5)
+    ]
+    assert all(len(c["source"]) + len(c["summary"]) < 3000 for c in cases)
+    lanes: list[tuple[int, int]] = []  # judge requests answered by (small, large) per request
+
+    def answered() -> tuple[int, int]:
+        return sum(judge.small.answered), sum(judge.large.answered)
+
+    try:
+        async with _client(create_app(scorer)) as client:
+            for body in (
+                SMALL,
+                {"cases": cases},
+                {"cases": [SMALL, OTHER_SMALL]},
+                OTHER_SMALL | {"summary": "Two roads closed in Oslo."},
+            ):
+                path = "/v1/score:batch" if "cases" in body else "/v1/score"
+                before = answered()
+                answer = await client.post(path, json=body, timeout=600)
+                assert answer.status_code == 200, answer.text
+                results = answer.json().get("results", [answer.json()])
+                assert all(r["error"] is None for r in results)
+                after = answered()
+                lanes.append((after[0] - before[0], after[1] - before[1]))
+    finally:
+        judge.terminate()
+    single, batch, small_batch, other = lanes
+    assert single[0] > 0 and single[1] == 0
+    assert batch[0] == 0 and batch[1] > 0  # the whole batch in the large lane
+    assert small_batch[0] > 0 and small_batch[1] == 0
+    assert other[0] > 0 and other[1] == 0
+
+
 def _pool_processes(judge: ProcessPoolJudge) -> list[Any]:
     return [p for pool in judge._pools for p in (getattr(pool, "_processes", None) or {}).values()]
 

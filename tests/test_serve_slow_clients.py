@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -40,10 +40,19 @@ HEADERS, BODY = 0.5, 1.0
 WAIT = 20.0  # seconds: longer than any deadline here; a connection still open then was never closed
 
 
+def _app() -> Any:
+    return create_app(
+        SummarizationScorer(LexicalJudge(), preset="mastra"), ServeConfig(body_timeout=BODY)
+    )
+
+
 @contextmanager
-def serving(closed: list[str]) -> Iterator[tuple[str, int]]:
-    scorer = SummarizationScorer(LexicalJudge(), preset="mastra")
-    app = create_app(scorer, ServeConfig(body_timeout=BODY))
+def serving(
+    closed: list[str] | Callable[[str], None], app: Any = None
+) -> Iterator[tuple[str, int]]:
+    """The app (by default a fresh one) under uvicorn with the timed protocol; each connection
+    the protocol closes for a deadline is appended to ``closed`` (or passed to it)."""
+    app = app if app is not None else _app()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -51,7 +60,7 @@ def serving(closed: list[str]) -> Iterator[tuple[str, int]]:
         app,
         log_level="warning",
         lifespan="off",
-        http=timed_protocol(HEADERS, BODY, closed.append),
+        http=timed_protocol(HEADERS, BODY, closed if callable(closed) else closed.append),
         backlog=512,
     )
     server = uvicorn.Server(config)
@@ -149,6 +158,43 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_off(path: str, answered: bool) -> N
     else:  # answered 404 at once; the connection still trickling is closed at the deadline
         assert answer.startswith(b"HTTP/1.1 404 ")
         assert closed == ["body"]
+
+
+def _slow_client_count(url: str, phase: str) -> float:
+    text = httpx.get(f"{url}/metrics", timeout=WAIT).text
+    line = f'summscore_slow_clients_total{{phase="{phase}"}} '
+    return float(next(row for row in text.splitlines() if row.startswith(line)).split()[-1])
+
+
+def test_body_timeouts_are_counted_in_the_metrics_once_each() -> None:
+    """Five bodies trickled to /v1/score (each answered 408 by the app) and one to a path with
+    no route (closed by the protocol): six body timeouts in the metrics, wired as ``summscore
+    serve`` wires them, none counted twice."""
+    app = _app()
+    closed: list[str] = []
+
+    def on_timeout(phase: str) -> None:  # what ``summscore serve`` passes to the protocol
+        closed.append(phase)
+        app.state.metrics.slow_clients.labels(phase).inc()
+
+    body = json.dumps({"source": "The council met.", "summary": "It met."}).encode()
+    answers = []
+    with serving(on_timeout, app) as address:
+        url = f"http://{address[0]}:{address[1]}"
+        for path in ["/v1/score"] * 5 + ["/nowhere"]:
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode()
+            client = _connect(address)
+            client.sendall(head + body[:3])
+            answers.append(_read_until_closed(client)[:12])
+            client.close()
+        body_count = _slow_client_count(url, "body")
+        headers_count = _slow_client_count(url, "headers")
+    assert answers == [b"HTTP/1.1 408"] * 5 + [b"HTTP/1.1 404"]
+    assert closed == ["body"]  # the protocol closed the one the app did not answer
+    assert body_count == 6 and headers_count == 0
 
 
 def test_many_slow_clients_are_all_closed_and_others_are_served_meanwhile() -> None:

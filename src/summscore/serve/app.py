@@ -183,7 +183,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
     async def score(case: ScoreRequest) -> JSONAnswer:
         """Score one summary. A judge failure is still a 200: ``error`` set, ``score`` null."""
         variant = runner.scorer_for(case.options.given() if case.options else {})
-        with runner.admit(1):
+        with runner.admit(1), runner.lane([case]):
             return JSONAnswer(await runner.within_deadline(runner.score(variant, case)))
 
     # The request model of this server: only the options it accepts, within its limits.
@@ -210,7 +210,8 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
                 f"got {len(batch.cases)}; split the batch",
                 field="cases",
             )
-        with runner.admit(len(batch.cases)):
+        # One lane for the whole batch: its cases' texts together decide (``Runner.lane``).
+        with runner.admit(len(batch.cases)), runner.lane(batch.cases):
             jobs = [
                 _batch_case(runner, metrics, request_model, index, item)
                 for index, item in enumerate(batch.cases)
@@ -236,6 +237,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
         body_timeout=config.body_timeout,
         memory=config.max_body_memory,
         stopping=lambda: runner.stopping,
+        on_body_timeout=lambda: metrics.slow_clients.labels("body").inc(),
     )
     routes = lambda: [getattr(route, "path", "") for route in app.routes]  # noqa: E731
     app.add_middleware(Observe, metrics=metrics, routes=routes)  # outermost: sees every answer

@@ -99,12 +99,16 @@ class RequestGuard:
         body_timeout: float = 60.0,
         memory: int | None = None,
         stopping: Callable[[], asyncio.Event] | None = None,
+        on_body_timeout: Callable[[], None] | None = None,
     ) -> None:
         self.app, self.limit, self.paths = app, limit, frozenset(paths)
         self.token, self.body_timeout = token, body_timeout
         self.memory = memory  # bytes of bodies held at once (None: no bound)
         self.held = 0
         self.stopping = stopping  # set when the server stops: a body still coming gets a 503
+        # Told of each body answered 408 (the metrics: the connection is closed with the answer,
+        # so the protocol's own body deadline, which counts the others, never sees it).
+        self.on_body_timeout = on_body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in self.paths:
@@ -148,6 +152,8 @@ class RequestGuard:
                 headers={"Retry-After": "1", "Connection": "close"},
             )
         except _TimedOut:
+            if self.on_body_timeout is not None:
+                self.on_body_timeout()
             return error_response(
                 408,
                 "request_timeout",

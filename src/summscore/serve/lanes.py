@@ -8,22 +8,48 @@ the rest to ``workers`` processes, so a large case never stalls small ones (on o
 lanes share it, as the operating system shares a core between two processes). The service also
 keeps large cases to as many at once as the large lane has workers (``runner.Runner``).
 
+The size that counts is the client's request, not one case of it: a batch of twenty cases just
+under the mark is as much work as one case twenty times the mark, and held the small lane for
+as long. The service marks the work of a request whose texts together reach ``large_chars``
+(``large_request``), and every judge request made for it goes to the large lane.
+
 Every worker reports its resident memory after each request; one past ``max_worker_rss`` is
 recycled between requests, nothing lost (``summscore.calls.pool.ProcessPoolJudge``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from ..calls.pool import ProcessPoolJudge
 from ..judges.base import JudgeReply, JudgeRequest
 
-__all__ = ["LARGE_CHARS", "LanedJudge", "request_chars"]
+__all__ = ["LARGE_CHARS", "LanedJudge", "large_request", "request_chars", "within_large_request"]
 
 # About a second of the offline judge's work on one core; a 600 kB source takes ten or more.
 LARGE_CHARS = 50_000
+
+# Set while the work of a large client request runs (tasks started then inherit it).
+_LARGE_REQUEST: ContextVar[bool] = ContextVar("summscore_serve_large_request", default=False)
+
+
+@contextmanager
+def large_request(large: bool = True) -> Iterator[None]:
+    """Within the block (and in the tasks started in it), judge requests go to the large lane
+    when ``large``, whatever their own size."""
+    token = _LARGE_REQUEST.set(large)
+    try:
+        yield
+    finally:
+        _LARGE_REQUEST.reset(token)
+
+
+def within_large_request() -> bool:
+    """Whether the running code works for a large client request (see ``large_request``)."""
+    return _LARGE_REQUEST.get()
 
 
 def request_chars(inputs: Mapping[str, Any]) -> int:
@@ -80,7 +106,11 @@ class LanedJudge:
         return [self.small] if self.large is None else [self.small, self.large]
 
     def is_large(self, inputs: Mapping[str, Any]) -> bool:
-        return self.large is not None and request_chars(inputs) >= self.large_chars
+        """Whether a judge request with ``inputs`` goes to the large lane: it is made for a
+        large client request, or it is large itself."""
+        if self.large is None:
+            return False
+        return within_large_request() or request_chars(inputs) >= self.large_chars
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         pool = (

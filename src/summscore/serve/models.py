@@ -45,11 +45,14 @@ def _not_both(schema: dict[str, Any]) -> None:
 def _not_text(value: Any) -> Any:
     if isinstance(value, (str, bytes)):
         raise ValueError("must be a number, not text")
+    if isinstance(value, bool):  # pydantic would take true as 1; the core refuses a bool too
+        raise ValueError("must be a number, not true or false")
     return value
 
 
-# JSON numbers as JSON Schema reads them (2.0 is an integer), never numbers spelt as text. The
-# bounds go before the validator so that the OpenAPI document shows them as minimum/maximum.
+# JSON numbers as JSON Schema reads them (2.0 is an integer), never numbers spelt as text or as
+# true/false. The bounds go before the validator so that the OpenAPI document shows them as
+# minimum/maximum.
 _Positive = Annotated[float, Field(gt=0), BeforeValidator(_not_text)]
 _Unit = Annotated[float, Field(ge=0, le=1), BeforeValidator(_not_text)]
 _Count = Annotated[int, Field(ge=1), BeforeValidator(_not_text)]
@@ -143,7 +146,7 @@ class ScoreRequest(BaseModel):
     assessment_questions: (
         list[Annotated[str, Field(json_schema_extra={"pattern": _NOT_BLANK})]] | None
     ) = Field(None, description="closed questions to check coverage with (default: generated)")
-    id: JsonValue = Field(None, description="anything; returned unchanged in the result")
+    id: JsonValue = Field(None, description="anything; returned in the result (a key in it masked)")
     options: ScoreOptions | None = None
 
     @field_validator("source")

@@ -105,7 +105,7 @@ def add_promptfoo_route(
     once = OnceEach()
 
     async def judge(case: ScoreRequest) -> dict[str, Any]:
-        with runner.admit(1):
+        with runner.admit(1), runner.lane([case]):
             return await runner.score(runner.scorer, case)
 
     @app.post(

@@ -6,8 +6,10 @@ cases are judged at once whatever the number of requests. Beyond that, up to ``m
 wait; a request that would overflow the queue is refused whole (503, Retry-After) rather than
 accepted and left to time out.
 
-With the offline judge in lanes (``lanes``), large cases wait for slots of their own, as many
-as the large lane has workers, so that they never take the slots small cases need. Identical
+With the offline judge in lanes (``lanes``), the cases of a large request (its texts together
+reach the lanes' mark: one large case, or a batch of many smaller ones) wait for slots of their
+own, as many as the large lane has workers, and are judged in the large lane, so that they never
+take the slots and the workers small requests need. Identical
 cases are judged once (``shared``). When the server stops, work still running after its
 grace period is answered 503 (``ShuttingDown``), never dropped.
 """
@@ -20,14 +22,15 @@ import math
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from ..masking.replies import redact_value
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .config import DEFAULT_REQUEST_OPTIONS, ServeConfig
-from .lanes import LanedJudge
+from .lanes import LanedJudge, large_request, request_chars, within_large_request
 from .models import ScoreRequest
 from .naming import JudgeNames
 from .shared import SharedResults, case_key
@@ -41,6 +44,9 @@ __all__ = [
     "ServeConfig",
     "ShuttingDown",
 ]
+
+# The fields of a case that hold text the judge reads (what makes a request large).
+_TEXT_FIELDS = ("source", "summary", "assessment_questions")
 
 # The preset option each request option sets, where the names differ between releases.
 _QUESTION_OPTIONS = ("n", "max_questions")
@@ -156,6 +162,32 @@ class Runner:
             yield
         finally:
             self._admitted -= count
+
+    def is_large(self, cases: Iterable[Any]) -> bool:
+        """Whether a request with ``cases`` (validated, or as sent) goes to the large lane: its
+        texts together reach the lanes' mark (False without a large lane)."""
+        if self.large_chars is None or not self.large_concurrency:
+            return False
+        total = 0
+        for case in cases:
+            if isinstance(case, ScoreRequest):
+                texts = {name: getattr(case, name) for name in _TEXT_FIELDS}
+            elif isinstance(case, dict):
+                texts = {name: case.get(name) for name in _TEXT_FIELDS}
+            else:
+                continue
+            total += request_chars(texts)
+            if total >= self.large_chars:
+                return True
+        return False
+
+    @contextmanager
+    def lane(self, cases: Iterable[Any]) -> Iterator[None]:
+        """For the duration of the block, the work started in it (cases, judge requests) is in
+        the large lane when the request with ``cases`` is large (see ``is_large``): a request
+        is judged in one lane as a whole."""
+        with large_request(self.is_large(cases)):
+            yield
 
     @property
     def stopping(self) -> asyncio.Event:
@@ -279,10 +311,8 @@ class Runner:
             self._slots = asyncio.Semaphore(self.max_concurrency)
             if self.large_concurrency:
                 self._large_slots = asyncio.Semaphore(self.large_concurrency)
-        if self._large_slots is not None and self.large_chars is not None:
-            source = case.source if isinstance(case.source, str) else "\n".join(case.source)
-            if len(source) + len(case.summary) >= self.large_chars:
-                return self._large_slots
+        if self._large_slots is not None and (within_large_request() or self.is_large([case])):
+            return self._large_slots
         return self._slots
 
     async def _score_once(self, scorer: SummarizationScorer, case: ScoreRequest) -> dict[str, Any]:
@@ -310,7 +340,9 @@ class Runner:
 
 
 def with_id(data: dict[str, Any], id: Any) -> dict[str, Any]:
-    data["id"] = id
+    """``data`` with the request's ``id``, a key in it masked (as the CLI masks row ids): an id
+    is only ever shown, never scored, so masking it changes no score."""
+    data["id"] = redact_value(id)
     return data
 
 
