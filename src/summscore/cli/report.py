@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..files.datasets import Columns, read_results, read_rows
+from ..files.places import ForeignFileError, create_new
 from ..files.writer import OutputError
 from ..report.page import ReportCase, ReportWriter
 from ..results import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
@@ -244,12 +245,14 @@ def write_streamed_report(
     figures = _Figures(threshold)
     target = Path(path)
     staged = target.with_name(f".{target.name}.writing")  # renamed into place when complete
-    try:
+    try:  # (made anew: never written through a link, see places.create_new)
         for case in cases():
             figures.add(case.result)
         target.parent.mkdir(parents=True, exist_ok=True)
         _write_page(staged, cases, figures, title=title, meta=meta, top=top)
         os.replace(staged, target)
+    except ForeignFileError:
+        raise
     except OSError as exc:
         staged.unlink(missing_ok=True)
         raise OutputError(target, exc) from None
@@ -265,7 +268,7 @@ def _write_page(
     meta: dict[str, Any] | None,
     top: float,
 ) -> None:
-    with target.open("w", encoding="utf-8") as out:
+    with create_new(target, "w", encoding="utf-8") as out:
         writer = ReportWriter(
             out,
             figures.summary(top),

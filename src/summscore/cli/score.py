@@ -25,6 +25,7 @@ from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary
+from ..files.places import ForeignFileError
 from ..files.provenance import RunProvenance
 from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
@@ -56,6 +57,8 @@ def run_score(args: argparse.Namespace) -> int:
     except _Unwritten as exc:
         print(f"summscore: error: {exc}", file=sys.stderr)
         return EXIT_OUTPUT_ERROR
+    except ForeignFileError as exc:  # (a link made while the run went: checked before it)
+        raise UsageError(str(exc)) from None
 
 
 class _Unwritten(Exception):
