@@ -23,8 +23,8 @@ from ..errors import MissingExtraError
 from ..masking.secrets import redact
 from .parser import build_parser as build_parser
 from .parser import subcommand
+from .ray_engine import run_score_on_ray as run_score_on_ray
 from .score import run_score as run_score
-from .score import run_score_on_ray as run_score_on_ray
 from .scorer_options import add_scorer_options as add_scorer_options
 from .scorer_options import make_judge as make_judge
 from .scorer_options import make_scorer as make_scorer

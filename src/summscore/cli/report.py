@@ -48,10 +48,13 @@ def source_text(value: Any) -> str | None:
 
 class ReportSpool:
     """The cases of a run on disk, one JSON line each, in an unnamed temporary file (gone when
-    closed, or when the process ends however it ends)."""
+    closed, or when the process ends however it ends). ``report``: the page they are for, which
+    an OutputError names (the file itself has no name to give)."""
 
-    def __init__(self, directory: str | Path | None = None) -> None:
-        self._where = Path(directory or tempfile.gettempdir()) / ".summscore-report-*"
+    def __init__(
+        self, directory: str | Path | None = None, *, report: str | Path | None = None
+    ) -> None:
+        self._where = Path(report or directory or tempfile.gettempdir())
         try:
             self._file: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115 - closed by close()
                 "w+", encoding="utf-8", dir=directory, prefix=".summscore-report-"

@@ -68,7 +68,7 @@ def create_new(path: Path, mode: str = "w", **options: Any) -> IO[Any]:
     except FileExistsError:  # (something appeared there since: not ours either)
         raise ForeignFileError(errno.EEXIST, f"{path} appeared while summscore wrote it") from None
     try:
-        return open(descriptor, mode, **options)  # noqa: SIM115 - the caller closes it
+        return open(descriptor, mode, **options)  # (the caller closes it)
     except BaseException:
         os.close(descriptor)
         raise

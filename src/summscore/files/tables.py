@@ -52,7 +52,9 @@ class TableWriter:
             self._schema = parquet_schema()
             self._binary = create_new(path, "wb")
             return
-        self._handle = create_new(path, "w", encoding="utf-8", errors="backslashreplace", newline="")
+        self._handle = create_new(
+            path, "w", encoding="utf-8", errors="backslashreplace", newline=""
+        )
         if fmt in ("csv", "tsv"):
             delimiter = "\t" if fmt == "tsv" else ","
             csv.writer(self._handle, delimiter=delimiter).writerow(WRITTEN)  # plain names
