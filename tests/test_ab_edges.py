@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from summscore.cli import EXIT_OK, EXIT_OUTPUT_ERROR, main
+from summscore.cli import EXIT_GATE_FAILED, EXIT_OK, EXIT_OUTPUT_ERROR, main
 from summscore.files.datasets import read_results
 from summscore.files.writer import partial_path
 
@@ -265,3 +265,21 @@ def test_a_comparison_place_that_cannot_be_written_is_refused_before_anything_is
     assert run.returncode == 2, run.stderr
     assert "ab.jsonl.summary_a-vs-b.compare.html (a comparison of this run):" in run.stderr
     assert not out.exists() and not partial_path(out).exists()
+
+
+def test_an_ab_runs_closing_summary_is_per_summary_column_not_pooled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "in.jsonl"
+    _input(data, 12)
+    out = tmp_path / "ab.jsonl"
+    capsys.readouterr()
+    assert main([*_argv(data, out), "--no-progress"]) in (EXIT_OK, EXIT_GATE_FAILED)
+    err = capsys.readouterr().err.splitlines()
+    head = next(i for i, line in enumerate(err) if line.split() == list(COLUMNS))
+    table = {line.split()[0]: line.split()[1:] for line in err[head + 1 : head + 5]}
+    assert table["cases"] == ["12", "12"]  # (pooled: one column of 24)
+    records = list(read_results(out))
+    for column, shown in zip(COLUMNS, table["mean"]):
+        scores = [r["score"] for r in records if r["summary_column"] == column]
+        assert float(shown) == pytest.approx(sum(scores) / len(scores), abs=6e-4)

@@ -258,6 +258,16 @@ def test_results_in_memory_and_a_dataframe(tmp_path: Path) -> None:
     assert len(frame) == 12 and (frame["difference"] <= 0).all()
 
 
+def test_a_table_of_no_matched_case_has_the_columns_of_one_that_matched() -> None:
+    pd = pytest.importorskip("pandas")
+    base, candidate = _pair(12, drop=0.2)
+    matched = compare(pd.DataFrame(base), pd.DataFrame(candidate)).to_pandas()
+    others = [{**r, "id": f"other-{r['id']}"} for r in candidate]
+    none = compare(pd.DataFrame(base), pd.DataFrame(others)).to_pandas()
+    assert none.shape == (0, len(matched.columns)) and list(none.columns) == list(matched.columns)
+    assert none[none.status == "regressed"].empty  # (a frame with no columns raised here)
+
+
 def test_an_ab_results_file_holds_two_runs(tmp_path: Path) -> None:
     base, candidate = _pair(12, drop=0.2)
     rows = []

@@ -13,6 +13,10 @@ comparison itself in ``summscore.comparison``).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import os
+import select
 import sys
 import textwrap
 import traceback
@@ -23,8 +27,8 @@ from ..errors import MissingExtraError
 from ..masking.secrets import redact
 from .parser import build_parser as build_parser
 from .parser import subcommand
+from .ray_engine import run_score_on_ray as run_score_on_ray
 from .score import run_score as run_score
-from .score import run_score_on_ray as run_score_on_ray
 from .scorer_options import add_scorer_options as add_scorer_options
 from .scorer_options import make_judge as make_judge
 from .scorer_options import make_scorer as make_scorer
@@ -70,8 +74,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("summscore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:
+        if _closed_streams(exc):  # (`2>&1 | head`: not a bug, the reader stopped)
+            return EXIT_OUTPUT_ERROR
         _report_internal_error(exc)
         return EXIT_INTERNAL_ERROR
+
+
+def _closed_streams(exc: BaseException) -> bool:
+    """Whether ``exc`` is (or was raised while handling) a write to a standard stream whose
+    reader is gone; if so the closed streams are pointed at the null device (so neither a
+    traceback nor the flush at exit writes to them again) and, where stderr is still open, one
+    line says what was lost."""
+    seen: BaseException | None = exc
+    while seen is not None and not (isinstance(seen, OSError) and seen.errno == errno.EPIPE):
+        seen = seen.__cause__ or seen.__context__
+    closed = [fd for fd in (1, 2) if _reader_gone(fd)]
+    if seen is None or not closed:
+        return False
+    for fd in closed:
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+    if 2 not in closed:
+        with contextlib.suppress(OSError, ValueError):
+            print(
+                "summscore: error: standard output was closed before the output was written "
+                "whole (its reader stopped, as `| head` does); write it to a file instead",
+                file=sys.stderr,
+            )
+    return True
+
+
+def _reader_gone(fd: int) -> bool:
+    """Whether ``fd`` is a pipe whose reader closed it (poll's POLLERR); where poll is missing
+    (Windows), whether writing to it fails."""
+    try:
+        poller = select.poll()
+    except AttributeError:
+        try:
+            os.write(fd, b"")
+        except OSError:
+            return True
+        return False
+    poller.register(fd, select.POLLOUT)
+    return any(event & select.POLLERR for _, event in poller.poll(0))
 
 
 def _report_internal_error(exc: BaseException) -> None:

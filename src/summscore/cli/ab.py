@@ -24,7 +24,7 @@ from ..files.places import unusable
 from ..files.variants import open_variant_rows, split_summary_columns
 from .compare import comparison_paths, gate_status, is_summscore_file
 from .gates import gate_options, run_gate_failures
-from .outputs import write_whole
+from .outputs import check_staged, write_whole
 from .usage import EXIT_GATE_FAILED, UsageError
 
 __all__ = [
@@ -105,6 +105,7 @@ def check_ab_outputs(args: argparse.Namespace, out: Path | None, summaries: list
             seen[path] = candidate
             if (problem := unusable(path)) is not None:
                 raise UsageError(f"{path} (a comparison of this run): {problem}")
+            check_staged(path, "a comparison of this run,")
             if path.exists() and not args.force and not is_summscore_file(path):
                 raise UsageError(
                     f"{path} exists and is not a summscore comparison; pass --force to replace "

@@ -24,7 +24,7 @@ from ..comparison.stats import MIN_RESAMPLES
 from ..files.places import unusable
 from ..files.writer import OutputError
 from .gates import add_worse_gate, check_gate_values, gate_options
-from .outputs import write_whole
+from .outputs import check_staged, write_whole
 from .usage import EXIT_GATE_FAILED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = [
@@ -251,6 +251,7 @@ def _check_report(report: Path, inputs: list[Path], force: bool) -> None:
         raise UsageError(f"--report {report}: the report is an .html file")
     if (problem := unusable(report)) is not None:  # (a pipe there would be waited on forever)
         raise UsageError(f"--report {report}: {problem}")
+    check_staged(report, "--report")
     if any(report.exists() and p.exists() and report.samefile(p) for p in inputs):
         raise UsageError(f"--report {report} is an input file")
     if report.exists() and not force and not is_summscore_file(report):

@@ -13,16 +13,18 @@ from pathlib import Path
 
 from ..errors import MissingExtraError
 from ..files.datasets import is_results_file
-from ..files.places import unusable
+from ..files.places import ForeignFileError, create_new, foreign, unusable
 from ..files.records import FORMATS
-from ..files.writer import OutputError, partial_path
+from ..files.writer import OutputError, partial_path, writing_path
 from .usage import UsageError
 
 __all__ = [
     "check_out",
     "check_report_suffix",
+    "check_staged",
     "default_out",
     "named_sheet",
+    "staged_path",
     "through_links",
     "write_whole",
 ]
@@ -86,9 +88,10 @@ def check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
             f"--out {out} exists and is not a summscore results file; "
             "pass --force to replace it, or name another file"
         )
-    partial = partial_path(out)
-    if partial.exists() and (problem := unusable(partial)) is not None:
-        raise UsageError(f"--out {out}: its partial file {problem}")
+    # The hidden files beside it: summscore's own, or the run would write through a link.
+    for hidden, what in ((partial_path(out), "partial file"), (writing_path(out), "working file")):
+        if (problem := foreign(hidden)) is not None:
+            raise UsageError(f"--out {out}: its {what} {problem}")
     _check_others(args, path, out)
 
 
@@ -104,6 +107,7 @@ def _check_others(args: argparse.Namespace, path: Path, out: Path | None) -> Non
             raise UsageError(f"--report {report}: {problem}")
         if _same_file(report, path) or (out is not None and _same_file(report, out)):
             raise UsageError(f"--report {report} is the input or the results file")
+        check_staged(report, "--report")
         if report.exists() and not args.force and not _is_report(report):
             raise UsageError(
                 f"--report {report} exists and is not a summscore report; "
@@ -125,18 +129,32 @@ def _is_report(path: Path) -> bool:
     return not head.strip() or b"summscore" in head
 
 
+def staged_path(path: Path) -> Path:
+    """Where ``path`` (a report, a comparison) is written before it is renamed into place."""
+    return path.with_name(f".{path.name}.writing")
+
+
+def check_staged(path: Path, what: str) -> None:
+    """The hidden files written beside ``path`` must be summscore's own (never a link): exit 2."""
+    if (problem := foreign(staged_path(path))) is not None:
+        raise UsageError(f"{what} {path}: its working file {problem}")
+
+
 def write_whole(path: Path, text: str) -> Path:
     """Write ``text`` to ``path`` beside it first, then rename it into place: the file is the
     earlier one or the new one, never half written. OutputError (naming ``path``) when it
-    cannot be written (a full disk, the file-size limit)."""
-    staged = path.with_name(f".{path.name}.writing")
+    cannot be written (a full disk, the file-size limit); ForeignFileError when a link is where
+    it is written first (``check_staged`` refuses it before the run)."""
+    staged = staged_path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with staged.open("w", encoding="utf-8") as handle:
+        with create_new(staged, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(staged, path)
+    except ForeignFileError:
+        raise
     except OSError as exc:
         staged.unlink(missing_ok=True)
         raise OutputError(path, exc) from None

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..files.datasets import Columns, read_results, read_rows
+from ..files.places import ForeignFileError, create_new
 from ..files.writer import OutputError
 from ..report.page import ReportCase, ReportWriter
 from ..results import AssessmentAnswer, ClaimVerdict, SummaryResult, Usage
@@ -47,10 +48,13 @@ def source_text(value: Any) -> str | None:
 
 class ReportSpool:
     """The cases of a run on disk, one JSON line each, in an unnamed temporary file (gone when
-    closed, or when the process ends however it ends)."""
+    closed, or when the process ends however it ends). ``report``: the page they are for, which
+    an OutputError names (the file itself has no name to give)."""
 
-    def __init__(self, directory: str | Path | None = None) -> None:
-        self._where = Path(directory or tempfile.gettempdir()) / ".summscore-report-*"
+    def __init__(
+        self, directory: str | Path | None = None, *, report: str | Path | None = None
+    ) -> None:
+        self._where = Path(report or directory or tempfile.gettempdir())
         try:
             self._file: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115 - closed by close()
                 "w+", encoding="utf-8", dir=directory, prefix=".summscore-report-"
@@ -244,12 +248,14 @@ def write_streamed_report(
     figures = _Figures(threshold)
     target = Path(path)
     staged = target.with_name(f".{target.name}.writing")  # renamed into place when complete
-    try:
+    try:  # (made anew: never written through a link, see places.create_new)
         for case in cases():
             figures.add(case.result)
         target.parent.mkdir(parents=True, exist_ok=True)
         _write_page(staged, cases, figures, title=title, meta=meta, top=top)
         os.replace(staged, target)
+    except ForeignFileError:
+        raise
     except OSError as exc:
         staged.unlink(missing_ok=True)
         raise OutputError(target, exc) from None
@@ -265,7 +271,7 @@ def _write_page(
     meta: dict[str, Any] | None,
     top: float,
 ) -> None:
-    with target.open("w", encoding="utf-8") as out:
+    with create_new(target, "w", encoding="utf-8") as out:
         writer = ReportWriter(
             out,
             figures.summary(top),

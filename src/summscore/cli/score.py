@@ -25,6 +25,7 @@ from ..errors import MissingExtraError
 from ..files.datasets import Columns, ResultWriter, Row
 from ..files.fingerprint import run_settings
 from ..files.job import RunSink, print_summary
+from ..files.places import ForeignFileError
 from ..files.provenance import RunProvenance
 from ..files.records import count_records, parse_delimiter
 from ..files.resume import ResumeState, open_resume
@@ -35,10 +36,9 @@ from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .ab import check_ab_outputs, check_worse_gate, finish_run, open_input, summary_columns
 from .gates import check_gate_values
-from .outputs import check_out, check_report_suffix, default_out, named_sheet, through_links
+from .outputs import check_out, check_report_suffix, default_out, through_links
 from .report import (
     ReportSpool,
-    cases_from_results,
     result_from_record,
     source_text,
     write_streamed_report,
@@ -46,7 +46,7 @@ from .report import (
 from .scorer_options import make_scorer, make_shards, release_judge
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
 
-__all__ = ["run_score", "run_score_on_ray"]
+__all__ = ["run_score"]
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -56,6 +56,8 @@ def run_score(args: argparse.Namespace) -> int:
     except _Unwritten as exc:
         print(f"summscore: error: {exc}", file=sys.stderr)
         return EXIT_OUTPUT_ERROR
+    except ForeignFileError as exc:  # (a link made while the run went: checked before it)
+        raise UsageError(str(exc)) from None
 
 
 class _Unwritten(Exception):
@@ -145,11 +147,11 @@ def _score_file(args: argparse.Namespace) -> int:
         what = f"--resume: cannot read {out}" if args.resume else "--out"
         raise UsageError(f"{what} ({exc})") from None
     top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
+    spool, unreported = None, None  # (the report's failure: the results still complete)
     try:
-        spool = ReportSpool(_report_dir(args.report)) if args.report else None
+        spool = ReportSpool(_report_dir(args.report), report=args.report) if args.report else None
     except OutputError as exc:  # (no room for the report's working file)
-        writer.abandon()
-        _unwritten(args, exc, out, f"{out} is as it was")
+        unreported = _report_failed(exc)
     sink = _ReportingSink(
         writer,
         model=args.model,
@@ -170,8 +172,8 @@ def _score_file(args: argparse.Namespace) -> int:
     try:
         interrupted = _run(args, scorer, rows_left, sink, total, shards)
     except OutputError as exc:
-        if spool is not None:
-            spool.close()
+        if sink.spool is not None:
+            sink.spool.close()
         kept = f"the {sink.writer.rows:,} rows finished so far are kept in {sink.writer.where}"
         _unwritten(args, exc, out, kept)
     where = "stdout" if out is None else str(out)
@@ -183,7 +185,9 @@ def _score_file(args: argparse.Namespace) -> int:
         if reader.dialect:
             print(f"input:   {reader.dialect}", file=sys.stderr)
         print(f"results: {where}", file=sys.stderr)
-    if spool is not None:
+    unreported = unreported or sink.unreported
+    if sink.spool is not None:
+        spool = sink.spool
         meta = {"input": str(path), "rows": sink.written}
         if interrupted:
             meta["interrupted"] = "yes: the rows finished so far"
@@ -195,11 +199,13 @@ def _score_file(args: argparse.Namespace) -> int:
                 meta=meta,
                 top=top,
             )
+            print(f"report:  {report}", file=sys.stderr)
         except OutputError as exc:
-            _unwritten(args, exc, out, f"the results are complete in {where}")
+            unreported = exc
+            if interrupted:  # (130 says the rest: the report's line only)
+                print(f"summscore: error: {exc}", file=sys.stderr)
         finally:
             spool.close()
-        print(f"report:  {report}", file=sys.stderr)
     if interrupted:
         return EXIT_INTERRUPTED
     stats = sink.stats
@@ -207,6 +213,8 @@ def _score_file(args: argparse.Namespace) -> int:
         gates = finish_run(args, named, summaries, (stats.summary().mean, stats.pass_rate))
     except OutputError as exc:
         _unwritten(args, exc, out, f"the results are complete in {where}")
+    if unreported is not None:  # (after the comparisons and gates: all else is done)
+        _unwritten(args, unreported, out, f"the results are complete in {where}")
     return EXIT_FAILED_ROWS if stats.failed else gates
 
 
@@ -237,6 +245,7 @@ class _ReportingSink(RunSink):
             provenance=provenance,
         )
         self.spool = spool
+        self.unreported: OutputError | None = None  # the report could not be kept
 
     def emit(self, row: Row, outcome: SummaryResult | dict[str, Any]) -> None:
         super().emit(row, outcome)
@@ -244,7 +253,20 @@ class _ReportingSink(RunSink):
             result = outcome if isinstance(outcome, SummaryResult) else _kept(outcome)
             variant = getattr(row, "variant", None)  # an A/B run's: its summary column named
             shown = row.id if variant is None else f"{row.id} [{variant}]"
-            self.spool.add(ReportCase(shown, source_text(row.source), row.summary, result))
+            try:
+                self.spool.add(ReportCase(shown, source_text(row.source), row.summary, result))
+            except OutputError as exc:  # (a full disk: the results go on, the report is off)
+                self.spool.close()
+                self.spool, self.unreported = None, _report_failed(exc)
+
+
+def _report_failed(exc: OutputError) -> OutputError:
+    """The report cannot be written: said at once, and the run goes on (its results complete)."""
+    print(
+        f"summscore: {exc}; the report is left out, the scoring goes on (exit status 4 at the end)",
+        file=sys.stderr,
+    )
+    return exc
 
 
 def _kept(record: dict[str, Any]) -> SummaryResult:
@@ -343,51 +365,3 @@ def _limited(rows: Iterator[Row], limit: int | None, sink: RunSink, per: int = 1
             sink.cut_short = True  # a row is left: --resume keeps what it may still need
             return
         yield row
-
-
-def run_score_on_ray(args: argparse.Namespace) -> int:
-    """``score --engine ray``: the rows are scored by actors (see summscore.ray), ``--resume``
-    as on the local engine; ``--report`` reads the results file back after the run."""
-    check_gate_values(args)
-    if summary_columns(args):
-        raise UsageError("several --summary-column values (an A/B run) need --engine local")
-    check_worse_gate(args, [])
-    from ..ray import run_score_file
-
-    path = Path(args.input)
-    to_stdout = args.out == "-"
-    if to_stdout and args.report:
-        raise UsageError("--report with --engine ray reads the results back: name an --out file")
-    if to_stdout and (args.fail_under is not None or args.min_pass_rate is not None):
-        raise UsageError("the gates with --engine ray read the results back: name an --out file")
-    check_report_suffix(args)
-    out = (
-        None if to_stdout else Path(args.out) if args.out else default_out(path, named_sheet(args))
-    )
-    out = None if out is None else through_links(out)
-    check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
-    plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
-    try:
-        code = run_score_file(plan, make_scorer)
-    except (OSError, ValueError, MissingExtraError) as exc:
-        raise UsageError(str(exc)) from None
-    if args.report and out is not None:  # (--out - with --report was refused above)
-        columns = Columns(
-            source=args.source_column,
-            summary=args.summary_column,
-            id=args.id_column,
-            questions=args.questions_column,
-        )
-        top = float(args.scale) if args.preset == "mastra" and args.scale else 1.0
-        report = write_streamed_report(
-            args.report,
-            cases_from_results(path, columns, args.encoding, out, sheet=args.sheet),
-            title=f"summscore report: {path.name}",
-            meta={"input": str(path), "engine": "ray"},
-            top=top,
-        )
-        print(f"report:  {report}", file=sys.stderr)
-    if code == EXIT_INTERRUPTED:
-        return code
-    gates = finish_run(args, out, [])
-    return code if code == EXIT_FAILED_ROWS else gates

@@ -12,6 +12,7 @@ number are paired (both failed, so they only count as failures).
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict, deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -34,14 +35,36 @@ class Matching:
 
 
 def id_key(value: Any) -> str:
-    """An id as matched: 3, 3.0 and "3" are one id (a CSV file reads every id as text)."""
+    """An id as matched. A number is its value: 3 and 3.0 are one id. A text is the number it
+    spells only when it spells it exactly as a results file writes that number (CSV, TSV and
+    Parquet hold every id as text): "3" and "3.0" are 3, "1.5" is 1.5, "1e+16" is 1e16; any
+    other text is itself, so "007", "1.50", "1e3", "+3", "-0" and " 3" never meet a number."""
     if isinstance(value, bool):
         return json.dumps(value)
+    if isinstance(value, str):
+        value = _spelled_number(value)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, (int, str)):
         return str(value)
     return json.dumps(value, sort_keys=True, default=str)
+
+
+def _spelled_number(text: str) -> str | int | float:
+    """The number ``text`` is the written form of (Python's and so the CSV writer's: ``str`` of
+    an integer, ``repr`` of a float), else ``text``."""
+    if not text or not (text[0].isdigit() or text[0] == "-"):
+        return text  # (cheap for the usual ids: words, uuids)
+    try:
+        if str(number := int(text)) == text:
+            return number
+    except ValueError:  # (not an integer; or one past Python's 4,300 digits: text)
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) and repr(value) == text else text
 
 
 def match_runs(base: Run, candidate: Run) -> Matching:

@@ -12,7 +12,7 @@ from .gate import Gate, decide_gate
 from .runs import RunCase
 from .stats import MIN_CASES, Interval
 from .values import by as _by
-from .values import finite, json_id
+from .values import case_columns, component_names, finite, json_id
 from .values import fmt as _fmt
 
 __all__ = ["CaseChange", "Comparison", "MetricChange", "PassRateChange", "Verdict"]
@@ -377,13 +377,17 @@ class Comparison:
         return records
 
     def to_pandas(self) -> Any:
-        """A ``pandas.DataFrame``, one row per matched case (see ``to_records``; needs
-        pandas)."""
+        """A ``pandas.DataFrame``, one row per matched case (see ``to_records``; needs pandas),
+        with the same columns when no case matched (``t[t.status == "regressed"]`` works)."""
         try:
             import pandas as pd
         except ImportError as exc:
             raise ImportError("to_pandas() needs pandas: pip install pandas") from exc
-        return pd.DataFrame.from_records(self.to_records())
+        names = list(self.components) or [  # (none matched: those both runs' cases have)
+            n for n in component_names(self.unmatched_base)
+            if n in component_names(self.unmatched_candidate)
+        ]  # fmt: skip
+        return pd.DataFrame.from_records(self.to_records(), columns=case_columns(names))
 
     def __repr__(self) -> str:
         d = self.score.difference

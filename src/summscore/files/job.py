@@ -94,6 +94,7 @@ class RunSink:
         self.settings = settings  # the run's settings digest: each row's fingerprint is keyed by it
         self.model = model
         self.stats = RunningSummary(top)
+        self.by_column: dict[str, RunningSummary] = {}  # an A/B run's: per summary column
         self.report_cases: list[ReportCase] | None = [] if keep_for_report else None
         self.resume = resume
         self.written = 0
@@ -162,22 +163,32 @@ class RunSink:
             self.writer.write(outcome)
             result = _from_record(outcome)
             success = outcome.get("success")
-            self.stats.add_values(
-                _number(outcome.get("score")),
-                None,
-                result.components(),
-                success=success if isinstance(success, bool) else None,
-            )
+            for stats in self._stats(row):
+                stats.add_values(
+                    _number(outcome.get("score")),
+                    None,
+                    result.components(),
+                    success=success if isinstance(success, bool) else None,
+                )
         else:
             result = outcome
             out = output_row(row.id, result, model=self.model, warnings=warnings, fingerprint=mark)
             self.writer.write({**out, **(run or {})})
-            self.stats.add(result)
+            for stats in self._stats(row):
+                stats.add(result)
         self.written += 1
         if self.report_cases is not None:
             self.report_cases.append(
                 ReportCase(row.id, _source_text(row.source), row.summary, result)
             )
+
+    def _stats(self, row: Row) -> list[RunningSummary]:
+        """The summaries a row counts in: the run's, and its summary column's in an A/B run."""
+        variant = getattr(row, "variant", None)
+        if variant is None:
+            return [self.stats]
+        column = self.by_column.setdefault(variant, RunningSummary(self.stats.top))
+        return [self.stats, column]
 
     def finish(self, interrupted: bool) -> None:
         """``--resume``: the earlier records not reused. After a complete run, those whose id
@@ -202,6 +213,28 @@ class RunSink:
                 resume.replaced += 1
                 resume.unmarked += record.get("fingerprint") in (None, "")
         resume.old.clear()
+
+
+def _table(summaries: list[RunningSummary], columns: list[str]) -> list[str]:
+    """The closing table's lines: one column of figures per summary (an A/B run's are headed by
+    their summary column; never pooled, which would average the runs being compared)."""
+    tables: list[dict[str, str]] = []
+    for stats in summaries:
+        table = dict(stats.summary().rows())
+        if stats.pass_rate is not None:
+            table[f"pass rate (≥ {stats.pass_mark:g})"] = f"{stats.pass_rate:.1%}"
+        for name, value in stats.component_means().items():
+            table[f"mean {name.removesuffix('_score')}"] = f"{value:.3f}"
+        tables.append(table)
+    labels = list({label: None for table in tables for label in table})
+    rows = [("", *columns)] if columns else []
+    rows += [(label, *(table.get(label, "-") for table in tables)) for label in labels]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  " + "  ".join(cell.ljust(w) if i == 0 or not columns else cell.rjust(w)
+                         for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+        for row in rows
+    ]  # fmt: skip
 
 
 def _count(n: int, thing: str) -> str:
@@ -285,13 +318,7 @@ def print_summary(
     ``usage``: the run's spend when the scorer did not judge itself (Ray's actors did); default
     the scorer's."""
     stats = sink.stats
-    table = stats.summary().rows()
-    if stats.pass_rate is not None:
-        table.append((f"pass rate (≥ {stats.pass_mark:g})", f"{stats.pass_rate:.1%}"))
-    for name, value in stats.component_means().items():
-        table.append((f"mean {name.removesuffix('_score')}", f"{value:.3f}"))
-    width = max(len(label) for label, _ in table)
-    lines = [f"  {label:<{width}}  {value}" for label, value in table]
+    lines = _table(list(sink.by_column.values()) or [stats], list(sink.by_column))
     usage = scorer.usage if usage is None else usage
     spend = f"{usage.judge_calls} judge calls"
     if usage.reused_calls:

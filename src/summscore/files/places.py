@@ -6,16 +6,72 @@ exists is a folder and takes a new file (tried with a probe file that is removed
 also finds a read-only mount and, as root, what permission bits do not say), and the target is
 not a folder, a device or a pipe. The command checks every output so before it opens any of them,
 so a run that cannot write its report never truncates its results first.
+
+The hidden working files a run writes beside an output (the partial file, a file written
+beside its target before it is renamed into place) are summscore's own only when they are plain
+files: ``foreign`` says why one is not (a symbolic link, which summscore never makes, or a
+device, a pipe, a folder), and ``create_new`` opens one afresh, never through a link (a
+leftover plain file is removed first; ``O_EXCL`` and ``O_NOFOLLOW`` refuse whatever appears
+there meanwhile), so no run writes into a file a link points to, nor renames a link into place.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import IO, Any
 
-__all__ = ["unusable"]
+__all__ = ["ForeignFileError", "create_new", "foreign", "unusable"]
+
+
+class ForeignFileError(OSError):
+    """A hidden working file's place holds something summscore did not make (see ``foreign``)."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def foreign(path: Path) -> str | None:
+    """Why the hidden working file ``path`` is not summscore's own to replace: a symbolic link
+    (summscore never makes one), or not a plain file; None when there is none or a plain file."""
+    try:
+        info = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return f"{path}: cannot be reached ({exc.strerror or exc})"
+    if stat.S_ISLNK(info.st_mode):
+        return (
+            f"{path} is a symbolic link, which summscore never makes: it would write into the "
+            "file it points to; remove the link"
+        )
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path} is not a regular file (a folder, a device or a pipe); remove it"
+    return None
+
+
+def create_new(path: Path, mode: str = "w", **options: Any) -> IO[Any]:
+    """Open the hidden working file ``path`` for writing as a new file (see the module's
+    docstring); ``mode`` "w" or "wb", ``options`` as ``open`` takes them. ForeignFileError when
+    something summscore did not make is there."""
+    if (problem := foreign(path)) is not None:
+        raise ForeignFileError(errno.EEXIST, problem)
+    path.unlink(missing_ok=True)  # a killed run's leftover (a plain file)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    for name in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"):
+        flags |= getattr(os, name, 0)
+    try:
+        descriptor = os.open(path, flags, 0o666)
+    except FileExistsError:  # (something appeared there since: not ours either)
+        raise ForeignFileError(errno.EEXIST, f"{path} appeared while summscore wrote it") from None
+    try:
+        return open(descriptor, mode, **options)  # (the caller closes it)
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def unusable(path: Path, *, folder: bool = False) -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .cells import neutralise
+from .places import create_new
 from .records import FORMATS
 from .result_rows import COMPONENTS, LISTS, WRITTEN
 
@@ -37,7 +38,8 @@ def output_format(path: Path) -> str:
 
 
 class TableWriter:
-    """Write records to ``path`` in ``fmt``; ``close`` ends the file (Parquet's footer)."""
+    """Write records to ``path`` in ``fmt``; ``close`` ends the file (Parquet's footer). ``path``
+    is a hidden working file, made anew (``places.create_new``: never written through a link)."""
 
     def __init__(self, path: Path, fmt: str, *, raw_csv: bool = False) -> None:
         self.path, self.format, self.raw_csv = path, fmt, raw_csv
@@ -45,10 +47,14 @@ class TableWriter:
         self._pending: list[Mapping[str, Any]] = []
         self._csv: Any = None
         self._handle: IO[str] | None = None
+        self._binary: IO[bytes] | None = None
         if fmt == "parquet":
             self._schema = parquet_schema()
+            self._binary = create_new(path, "wb")
             return
-        self._handle = path.open("w", encoding="utf-8", errors="backslashreplace", newline="")
+        self._handle = create_new(
+            path, "w", encoding="utf-8", errors="backslashreplace", newline=""
+        )
         if fmt in ("csv", "tsv"):
             delimiter = "\t" if fmt == "tsv" else ","
             csv.writer(self._handle, delimiter=delimiter).writerow(WRITTEN)  # plain names
@@ -91,7 +97,7 @@ class TableWriter:
         }
         table = pa.table(columns, schema=self._schema)
         if self._parquet is None:
-            self._parquet = pq.ParquetWriter(self.path, self._schema)
+            self._parquet = pq.ParquetWriter(self._binary, self._schema)
         self._parquet.write_table(table)
         self._pending = []
 
@@ -100,14 +106,17 @@ class TableWriter:
         if self.format == "parquet":
             import pyarrow.parquet as pq
 
+            assert self._binary is not None
             if self._parquet is None and not self._pending:
-                pq.ParquetWriter(self.path, self._schema).close()  # an empty, valid file
+                pq.ParquetWriter(self._binary, self._schema).close()  # an empty, valid file
             else:
                 self._flush_parquet()
                 self._parquet.close()
                 self._parquet = None
+            self._binary.flush()
             if sync:
-                _sync(self.path)
+                os.fsync(self._binary.fileno())
+            self._binary.close()
             return
         assert self._handle is not None
         self._handle.flush()
@@ -122,6 +131,11 @@ class TableWriter:
                 self._handle.close()
             elif self._parquet is not None:
                 self._parquet.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            if self._binary is not None:
+                self._binary.close()
         except (OSError, ValueError):
             pass
         finally:
@@ -141,11 +155,6 @@ def write_table(
     except BaseException:
         table.discard()
         raise
-
-
-def _sync(path: Path) -> None:
-    with path.open("rb+") as handle:
-        os.fsync(handle.fileno())
 
 
 def parquet_schema() -> Any:

@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from .places import ForeignFileError, create_new
 from .result_rows import FIELDS, WRITTEN, finite, is_results_file, output_row, read_results
 from .tables import claim_support_type, output_format, parquet_schema, write_table
 
@@ -99,10 +100,12 @@ class ResultWriter:
             parquet_schema()  # fails early, with the extra to install
         self.partial = partial_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._handle = self.partial.open(
-                "w", encoding="utf-8", errors="backslashreplace", newline=""
+        try:  # (afresh, never through a link: see places.create_new)
+            self._handle = create_new(
+                self.partial, "w", encoding="utf-8", errors="backslashreplace", newline=""
             )
+        except ForeignFileError:
+            raise
         except OSError as exc:
             raise OutputError(self.partial, exc) from None
 
