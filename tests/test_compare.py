@@ -330,3 +330,22 @@ def test_two_runs_with_the_same_scores_say_so_in_words() -> None:
     verdict = result.verdict()
     assert verdict.kind == "no clear difference" and not result.worse()
     assert "same to the same" not in verdict.text and "same scores" in verdict.text
+
+
+def test_a_table_of_no_matched_case_keeps_the_components_of_the_preset() -> None:
+    pd = pytest.importorskip("pandas")
+    from summscore import SummarizationScorer
+    from summscore.judges import LexicalJudge
+
+    scorer = SummarizationScorer(LexicalJudge(), preset="deepeval")
+    cases = [
+        {"id": f"c{i}", "source": f"Leeds approved {40 + i} homes on Monday.", "summary": s}
+        for i, s in enumerate(["Leeds approved homes.", "Leeds approved 9 homes.", "Homes."])
+    ]
+    runs = scorer.score_many(cases, progress=False)
+    base = runs.to_pandas()
+    others = base.assign(id=[f"other-{i}" for i in base["id"]])
+    matched = compare(base, base).to_pandas()
+    none = compare(base, others).to_pandas()
+    assert {"base_alignment", "candidate_coverage"} <= set(matched.columns)
+    assert none.shape == (0, len(matched.columns)) and list(none.columns) == list(matched.columns)
