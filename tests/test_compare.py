@@ -333,7 +333,7 @@ def test_two_runs_with_the_same_scores_say_so_in_words() -> None:
 
 
 def test_a_table_of_no_matched_case_keeps_the_components_of_the_preset() -> None:
-    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pandas")
     from summscore import SummarizationScorer
     from summscore.judges import LexicalJudge
 
