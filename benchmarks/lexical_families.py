@@ -105,6 +105,11 @@ def _whole_window(statement: Any, window: Any) -> Any:
     return window
 
 
+def _as_laid_out(text: str) -> str:
+    """The judge's reading before its whitespace was read as layout: every space as written."""
+    return text
+
+
 def _fold_quotes_and_widths_only(text: str) -> str:
     """The judge's reading before Unicode folding: full-width forms and curly single quotes."""
     import unicodedata
@@ -315,6 +320,17 @@ FAMILIES: tuple[Family, ...] = (
         "unicode-fold",
         "NFC, Unicode spaces, curly double quotes, line endings and drawn forms folded",
         Patch("_words", "fold", _fold_quotes_and_widths_only),
+    ),
+    _family(
+        "layout",
+        "runs of spaces, a line break inside a paragraph and blank lines read as one separator",
+        Patch("_unicode", "layout", _as_laid_out),
+    ),
+    _family(
+        "other-function-words",
+        "function words of Spanish, Portuguese, French, Italian, German and CJK are no content",
+        Patch("_lexicon", "OTHER_FUNCTION_WORDS", frozenset()),
+        Patch("_lexicon", "FUNCTION_CHARACTERS", frozenset()),
     ),
     _family(
         "local-anchors",

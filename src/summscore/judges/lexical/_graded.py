@@ -25,7 +25,7 @@ import sys
 from operator import and_
 from typing import NamedTuple
 
-from ._lexicon import STOPWORDS
+from ._lexicon import FUNCTION_CHARACTERS, OTHER_FUNCTION_WORDS, STOPWORDS
 from ._memo import memoised
 from ._words import CJK, OTHER_WORD, normalize
 
@@ -113,7 +113,13 @@ def claim_support(claim: str, grams: Grams) -> float:
 
 
 def _informative(units: list[str]) -> list[bool]:
-    """Which units are content: not an English function word. A claim of function words alone
-    ("It was not so.") is read whole, every unit counting."""
-    content = [unit not in STOPWORDS for unit in units]
+    """Which units are content: not a function word of English or of the other languages the
+    lexicon lists, nor a hiragana or Chinese function character ("el", "der", "が", "的"). A
+    claim of function words alone ("It was not so.") is read whole, every unit counting."""
+    content = [
+        unit not in STOPWORDS
+        and unit not in OTHER_FUNCTION_WORDS
+        and unit not in FUNCTION_CHARACTERS
+        for unit in units
+    ]
     return content if any(content) else [True] * len(units)

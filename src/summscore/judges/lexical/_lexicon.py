@@ -16,6 +16,35 @@ STOPWORDS = frozenset(
     roughly nearly almost circa about also well its""".split()
 )
 
+# The closed-class words (articles, prepositions, conjunctions, pronouns, auxiliaries) of
+# Spanish, Portuguese, French, Italian and German: as "on the" in English, they are in every
+# source of their language, so a sentence that shares only them with the source says nothing the
+# source says. Words that are also English content words ("die", "war", "hat", "son", "den", "sin",
+# "con", "pour", "come") are left out: an English summary keeps them as words.
+OTHER_FUNCTION_WORDS = frozenset(
+    """el la los las lo un una unos unas del al y e o u que en de por para sin sobre entre es
+    fue era está están ha han hay mi mis tu tus su sus se le les nos os este esta estos estas
+    ese esa esos esas muy más pero como cuando donde ya también
+    os um uma uns umas da das dos na nas num numa pelo pela pelos pelas ao aos com sem
+    foi são é não mas seu sua seus suas meu minha
+    le les une des du au aux et ou est sont été était dans sur par avec ce cette ces il elle
+    ils elles nous vous je tu qui ne pas mais sa ses leur leurs à où très aussi
+    il lo gli di della delle dei degli dal dalla nel nella nei nelle con su per tra fra è che
+    non si sono hanno ma anche più questo questa quello quella
+    der das dem des ein eine einen einem einer eines und oder ist sind wird werden wurde wurden
+    mit von vom zu zum zur auf aus bei nach für im am um sich nicht auch als wie dass er sie
+    wir ich ihr sein seine ihre haben kein keine noch schon sehr""".split()
+) - frozenset(
+    "die war hat son den con pour come sin dal a an as in is do no on so to at me we he us".split()
+)
+# The characters of Chinese and Japanese text that are grammar, not content: every hiragana
+# (particles, inflections: が, で, た, し), the commonest Chinese function characters and the
+# locatives that follow a noun ("窗台上", "家里"): a name that holds one (上海) keeps its others.
+FUNCTION_CHARACTERS = frozenset(
+    [chr(code) for code in range(0x3041, 0x30A0)]
+    + list("的了在是和与及或也都就而之于被把从对以为等这那其个们着过吗呢吧啊并但则又还很上下里中内外")
+)
+
 # Sentence-initial capitalised words that are not names (beyond the stopwords).
 COMMON_STARTS = frozenset(
     """however meanwhile today yesterday tomorrow officials researchers scientists experts analysts

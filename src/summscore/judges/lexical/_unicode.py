@@ -13,7 +13,12 @@ text and the same text in another encoding are judged alike:
   as a space, "…" as "...";
 * curly and low quotes as straight ones, guillemets as double quotes;
 * CRLF, CR, the line and paragraph separators and NEL as a line feed; a soft hyphen or a byte
-  order mark, which nobody reads, dropped.
+  order mark, which nobody reads, dropped;
+* the layout of the lines (``layout``): a run of spaces and tabs is one space, a line break
+  inside a paragraph is one space (text wrapped by a PDF extractor or an editor: "14 \nmillion"
+  is "14 million"), a blank line (with or without spaces on it) is one paragraph break, and a
+  line break stays one only where a list item opens the next line ("- ", "* ", "• ", "2. ",
+  "3) ").
 
 Compatibility forms that carry meaning are kept as written: superscripts and subscripts ("m²",
 "x₂"), vulgar fractions ("½"), circled and parenthesised numbers, and the squared abbreviations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["fold"]
+__all__ = ["fold", "layout"]
 
 # Decomposition tags whose compatibility mapping changes only how a character is drawn.
 _DRAWN = frozenset(["<wide>", "<narrow>", "<noBreak>", "<font>"])
@@ -89,14 +94,41 @@ _TABLE = _table()
 _FOLDED = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(_TABLE)) + "]")
 
 
+# Whitespace whose layout says nothing: a blank line (with spaces on it or around it), a line
+# break with the spaces and tabs around it, a run of spaces and tabs. (The search opens with
+# the characters every alternative starts with, so it skips ahead in C.)
+_LAYOUT = re.compile(r"[ \t]*\n(?P<blank>[ \t]*\n[ \t\n]*)?[ \t]*|[ \t]{2,}")
+# What opens a list item on its line: a bullet or a number of up to three digits with a period
+# or a closing parenthesis, then a space.
+_LIST_ITEM = re.compile(r"(?:[-*\u2022]|\d{1,3}[.)])[ \t]")
+
+
+def _laid_out(m: re.Match[str]) -> str:
+    space = m.group()
+    if "\n" not in space:
+        return " "
+    if m.group("blank") is not None:
+        return "\n\n"
+    return "\n" if _LIST_ITEM.match(m.string, m.end()) else " "
+
+
+def layout(text: str) -> str:
+    """``text`` with whitespace that only lays it out read as one separator (see the module's
+    docstring): runs of spaces and tabs as one space, a line break inside a paragraph as a
+    space, blank lines as one paragraph break; a line break before a list item is kept."""
+    if "\n" not in text and "  " not in text and "\t" not in text:
+        return text
+    return _LAYOUT.sub(_laid_out, text)
+
+
 def fold(text: str) -> str:
     """``text`` in the one spelling the judge reads (see the module's docstring)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():
-        return text
+        return layout(text)
     if _FOLDED.search(text) is not None:
         text = text.translate(_TABLE)
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
-    return text
+    return layout(text)

@@ -12,7 +12,14 @@ import re
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from ._lexicon import DEMONYMS, QUESTION_WORDS, STOPWORDS, SUFFIXES, SYNONYMS
+from ._lexicon import (
+    DEMONYMS,
+    OTHER_FUNCTION_WORDS,
+    QUESTION_WORDS,
+    STOPWORDS,
+    SUFFIXES,
+    SYNONYMS,
+)
 from ._memo import MEMOS, SHORT_KEY, WORD_ENTRY, short_keys, weigh
 from ._unicode import fold
 
@@ -308,7 +315,9 @@ def _piece_token(piece: str, question: bool) -> str:
 def _word_token(piece: str, question: bool) -> str:
     """The content token of one word, or "" for a stopword."""
     lower = piece.lower().strip("-'")
-    if len(lower) < 2 or lower in STOPWORDS or (question and lower in QUESTION_WORDS):
+    if len(lower) < 2 or lower in STOPWORDS or lower in OTHER_FUNCTION_WORDS:
+        return ""
+    if question and lower in QUESTION_WORDS:
         return ""
     return canon(lower)
 
