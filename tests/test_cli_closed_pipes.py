@@ -16,15 +16,19 @@ ROOT = Path(__file__).resolve().parents[1]
 ROW = {"id": "a", "source": "The bridge opened in 1901.", "summary": "It opened in 1901."}
 
 
-def _run_into_closed_pipe(argv: list[str], *, stderr_too: bool) -> subprocess.CompletedProcess[str]:
+def _run_into_closed_pipe(
+    argv: list[str], *, stdout: bool = True, stderr: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``summscore argv`` with the chosen streams writing into a pipe whose reader is gone
+    before anything is written; the others are captured."""
     read, write = os.pipe()
-    os.close(read)  # the reader is gone before anything is written
+    os.close(read)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     try:
         return subprocess.run(
             [sys.executable, "-m", "summscore", *argv],
-            stdout=write,
-            stderr=write if stderr_too else subprocess.PIPE,
+            stdout=write if stdout else subprocess.PIPE,
+            stderr=write if stderr else subprocess.PIPE,
             text=True,
             env=env,
             timeout=120,
@@ -51,27 +55,13 @@ def test_both_streams_closed_exit_4(results: Path, command: str) -> None:
         argv = ["compare", str(results), str(results), "--json"]
     else:
         argv = ["score", str(results.with_name("in.jsonl")), "--out", "-", "--no-progress"]
-    done = _run_into_closed_pipe(argv, stderr_too=True)
+    done = _run_into_closed_pipe(argv, stderr=True)
     assert done.returncode == 4
 
 
 def test_stderr_alone_closed_exits_4_not_5(results: Path) -> None:
     out = results.with_name("again.jsonl")
     argv = ["score", str(results.with_name("in.jsonl")), "--out", str(out), "--no-progress"]
-    read, write = os.pipe()
-    os.close(read)
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "summscore", *argv],
-            stdout=subprocess.PIPE,
-            stderr=write,
-            text=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(write)
+    done = _run_into_closed_pipe(argv, stdout=False, stderr=True)
     assert done.returncode == 4
     assert "Traceback" not in done.stdout
