@@ -1,9 +1,12 @@
 """Test setup for tests/ and compat/: no network, no telemetry, the compat judge server fixtures,
-the CI log of what ran where and ``--fail-on-skip`` (compat/ci_log.py)."""
+the CI log of what ran where and ``--fail-on-skip`` (compat/ci_log.py), and hypothesis's profile:
+the same examples every run unless HYPOTHESIS_PROFILE=explore asks for new ones."""
 
 from __future__ import annotations
 
 import os
+
+from hypothesis import settings
 
 # Set before any framework import: deepeval and ragas phone home otherwise.
 for name, value in {
@@ -26,3 +29,9 @@ for name, value in {
 
 # compat.ci_log: the CI log of what ran where (SUMMSCORE_TEST_LOG) and --fail-on-skip.
 pytest_plugins = ["compat.pytest_plugin", "compat.ci_log", "pytester"]
+
+# Property tests draw the same examples every run ("ci": a submission never fails on an example
+# no earlier run met); HYPOTHESIS_PROFILE=explore draws new ones, to search by hand.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
