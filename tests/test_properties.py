@@ -330,6 +330,9 @@ def _not_strict_json(name: str) -> Any:
 
 @settings(_FUZZ, max_examples=max(10, _EXAMPLES // 4))
 @example(data=b'{"id": 1e999, "source": NaN, "summary": "x"}\n{"id": -Infinity}')
+@example(
+    data=b'{"source": "a b", "summary": "a"}\n{"id": "\xc2\x85\xe2\x80\xa8"}'
+)  # (one line each)
 @given(data=_jsonl_bytes())
 def test_the_command_never_raises_and_writes_one_row_per_record(
     tmp_path_factory: pytest.TempPathFactory, data: bytes

@@ -225,3 +225,13 @@ async def test_the_access_log_shows_the_path_as_sent_and_can_be_json(
     assert entry["path"].startswith("/v1/score:batch?token=") and token not in entry["path"]
     assert entry["status"] == 200 and entry["method"] == "POST" and entry["duration_ms"] >= 0
     assert entry["logger"] == "summscore.serve.access" and entry["level"] == "info"
+
+
+def test_a_json_log_line_is_one_line_whatever_the_message_holds() -> None:
+    """U+2028, U+2029 and U+0085 in a logged message (an id, a path) are escaped: a log shipper
+    or ``str.splitlines`` sees one record, which reads back as the same text."""
+    message = "case a\u2028b\u2029c\x85d failed"
+    record = logging.LogRecord("summscore.serve", logging.WARNING, __file__, 1, message, None, None)
+    line = JsonFormatter().format(record)
+    assert len(line.splitlines()) == 1
+    assert json.loads(line)["message"] == message

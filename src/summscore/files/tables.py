@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .cells import neutralise
+from .lines import json_line
 from .places import create_new
 from .records import FORMATS
 from .result_rows import COMPONENTS, LISTS, WRITTEN
@@ -75,7 +76,7 @@ class TableWriter:
             self._csv.writerow({k: self._cell(record.get(k)) for k in WRITTEN})
         else:
             assert self._handle is not None
-            self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._handle.write(json_line(record))
 
     def _cell(self, value: Any) -> Any:
         if isinstance(value, (list, dict)):

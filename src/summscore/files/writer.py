@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from .lines import json_line
 from .places import ForeignFileError, create_new
 from .result_rows import FIELDS, WRITTEN, finite, is_results_file, output_row, read_results
 from .tables import claim_support_type, output_format, parquet_schema, write_table
@@ -116,7 +117,7 @@ class ResultWriter:
 
     def write(self, record: Mapping[str, Any]) -> None:
         try:
-            self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._handle.write(json_line(record))
             self._handle.flush()
         except OSError as exc:
             raise OutputError(self.where, exc) from None

@@ -16,7 +16,6 @@ beginning and end, so no log line carries a request or response body.
 from __future__ import annotations
 
 import copy as _copy
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -27,6 +26,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
+from ..files.lines import json_line
 from ..masking.secrets import redact
 from ..results import SummaryResult
 
@@ -214,7 +214,7 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             trace = redact(self.formatException(record.exc_info))
             entry["exception"] = bounded(trace, MAX_TRACEBACK_CHARS)
-        line = json.dumps(entry, ensure_ascii=False)
+        line = json_line(entry)[:-1]  # (one line for every splitter: U+2028 and kin escaped)
         return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
