@@ -431,6 +431,41 @@ def test_resume_on_ray_scores_only_the_rows_a_stopped_run_left(
     assert "3 rows kept from the earlier run (--resume)" in capsys.readouterr().err
 
 
+def test_a_report_that_cannot_be_written_after_a_ray_run_exits_4_with_the_results_complete(
+    local_ray: None,
+    judge_server: JudgeServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As on the local engine (tests/test_cli_report_full.py): the disk under the report is full
+    (its page cannot be written: ENOSPC), every row is in the results file, one line names
+    the report and the run exits 4, not 0 or a traceback."""
+    import errno
+    import json
+
+    from summscore.cli import EXIT_OUTPUT_ERROR, main
+    from summscore.cli import report as report_module
+
+    def no_room(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(report_module, "_write_page", no_room)  # (the page, in the driver)
+    rows = _rows(4)
+    data, out, report = tmp_path / "runs.jsonl", tmp_path / "ray.jsonl", tmp_path / "r.html"
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    args = ["score", str(data), "--judge", "openai", "--base-url", judge_server.url]
+    args += ["--model", MODEL, "--max-concurrency", "2", "--no-progress", "--engine", "ray"]
+    assert main([*args, "--out", str(out), "--report", str(report)]) == EXIT_OUTPUT_ERROR
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert f"cannot write {report}" in err and f"the results are complete in {out}" in err
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == [
+        r["id"] for r in rows
+    ]
+    assert not report.exists()
+
+
 _KEY_SCRIPT = """
 import functools, sys
 import ray
