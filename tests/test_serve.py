@@ -348,3 +348,23 @@ async def test_a_request_with_other_options_leaves_the_scorer_as_it_was_and_shar
         r["usage"]["judge_calls"] for r in plain.json()["results"] + scaled.json()["results"]
     )
     assert scorer.usage.judge_calls == spent  # one spend, whoever asked
+
+
+@pytest.mark.parametrize("preset", ["ragas", "deepeval", "mastra"])
+async def test_the_options_an_error_names_are_ones_a_request_may_send(preset: str) -> None:
+    """An option of another preset is refused with the list of this preset's options, under the
+    names a request uses (``n``, not the scorer's ``max_questions``): each one listed is accepted."""
+    app = create_app(SummarizationScorer(LexicalJudge(), preset=preset))
+    case = {"source": SOURCE, "summary": SUMMARY}
+    values = {"scale": 10, "n": 3, "version": "1.x", "threshold": 0.5, "strict_mode": False}
+    values |= {"coeff": 0.3, "length_penalty": True, "include_reason": True}
+    foreign = {"ragas": "scale", "deepeval": "coeff", "mastra": "coeff"}[preset]
+    async with _client(app) as client:
+        refused = await client.post("/v1/score", json={**case, "options": {foreign: 1}})
+        message = refused.json()["error"]["message"]
+        assert refused.status_code == 422 and f"not an option of the {preset} preset" in message
+        listed = message.rsplit("(", 1)[1].rstrip(")").split(": ", 1)[1].split(", ")
+        assert listed
+        for name in listed:
+            sent = await client.post("/v1/score", json={**case, "options": {name: values[name]}})
+            assert sent.status_code == 200, (name, sent.json())

@@ -15,11 +15,11 @@ __all__ = ["build_parser", "subcommand"]
 
 _EXAMPLES = """\
 examples:
-  # offline, no API key: the lexical judge under the ragas rule
+  # offline, no API key: the lexical judge under the deepeval rule (the default)
   summscore score examples/news.jsonl --report summscore-out/news.html
 
-  # deepeval's rule with GPT-4o-mini, results as CSV
-  summscore score data.csv --preset deepeval --judge openai --model gpt-4o-mini --out scores.csv
+  # the ragas rule with GPT-4o-mini, results as CSV
+  summscore score data.csv --preset ragas --judge openai --model gpt-4o-mini --out scores.csv
 
   # a local OpenAI-compatible server (Ollama, vLLM, llama.cpp): no key needed
   summscore score data.jsonl --judge openai --model llama3.1 --base-url http://localhost:11434/v1
@@ -58,7 +58,9 @@ When several apply, the first of 130, 2, 4, 3, 1.
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="summscore",
-        description="One summarization metric, the same number in Ragas, DeepEval and Mastra.",
+        description="One summarization metric, the same number in every evaluation framework: "
+        "Ragas, DeepEval, Mastra, MLflow, Inspect AI, Opik, LangSmith, promptfoo, Braintrust, "
+        "Phoenix and TruLens.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Run 'summscore score --help' for the scoring options and examples, "
         "'summscore compare --help' for comparing two runs.",

@@ -23,8 +23,19 @@ from .workers import (
 __all__ = ["add_scorer_options", "make_judge", "make_scorer", "make_shards", "release_judge"]
 
 
-def add_scorer_options(parser: argparse.ArgumentParser) -> None:
-    """The scoring-rule and judge options, shared by ``score`` and ``serve`` (see make_scorer)."""
+_WORKERS_HELP = {
+    "score": "processes for the offline lexical judge (default: chosen from the input's size and "
+    "the CPUs, never slower than one: see the docs); the numbers are the same with any N, "
+    "e.g. --workers 2",
+    "serve": "processes for the offline lexical judge's small requests (default 1, apart from "
+    "the server; large requests have lanes of their own: see --large-workers); the numbers are "
+    "the same with any N, e.g. --workers 2",
+}
+
+
+def add_scorer_options(parser: argparse.ArgumentParser, command: str = "score") -> None:
+    """The scoring-rule and judge options, shared by ``score`` and ``serve`` (see make_scorer);
+    ``command`` is the one they are for (``--workers`` means a little more to ``serve``)."""
     rule = parser.add_argument_group("scoring rule")
     rule.add_argument(
         "--preset",
@@ -118,10 +129,7 @@ def add_scorer_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="processes for the offline lexical judge (score: chosen from the input size and the "
-        "CPUs, see the docs; serve: default 1 for small requests, apart from the server, large "
-        "ones in lanes of their own: see --large-workers); the numbers are the same with any N, "
-        "e.g. --workers 2",
+        help=_WORKERS_HELP[command],
     )
     judge.add_argument(
         "--timeout", type=float, help="seconds per judge call (default 120), e.g. --timeout 60"

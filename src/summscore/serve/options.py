@@ -39,7 +39,7 @@ GET /openapi.json, GET /docs (Swagger UI, served offline; --no-docs leaves it ou
 
 
 def add_serve_parser(
-    commands: Any, add_scorer_options: Callable[[argparse.ArgumentParser], None]
+    commands: Any, add_scorer_options: Callable[[argparse.ArgumentParser, str], None]
 ) -> argparse.ArgumentParser:
     """Register ``serve`` on the CLI's subcommands, with the judge and rule options of ``score``."""
     serve = commands.add_parser(
@@ -49,7 +49,7 @@ def add_serve_parser(
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=_EXAMPLES,
     )
-    add_scorer_options(serve)
+    add_scorer_options(serve, "serve")
     net = serve.add_argument_group("service")
     net.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     net.add_argument("--port", type=int, default=8000, help="port (default 8000), e.g. --port 9000")

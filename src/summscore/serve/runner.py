@@ -249,10 +249,10 @@ class Runner:
                 f"{field}: this server does not let a request set {name} "
                 f"(it allows: {', '.join(self.request_options) or 'none'})"
             )
-        if target is None or target not in names:
+        if target is None or target not in names:  # (listed as a request names them: n)
             return (
                 f"{field}: not an option of the {self.scorer.preset} preset "
-                f"(its options: {', '.join(names)})"
+                f"(a request may set: {', '.join(self.request_options) or 'none'})"
             )
         return None
 
