@@ -148,7 +148,7 @@ def open_rows(
         held: list[Record] = []
         for record in records:
             held.append(record)
-            if record.fields is not None:
+            if record.fields is not None and record.problem is None:
                 file_columns = [str(k) for k in record.fields]
                 break
         if not held:
@@ -322,6 +322,7 @@ def _to_row(
         error = f"{label}: {message}" if label else message
         return Row(id=row_id, error=error, where=where, number=record.number)
 
+    problem = problem or record.problem  # (a record read in part: its id, then its problem)
     if problem is not None:
         return failed(problem)
     values: dict[str, Any] = {}

@@ -1,11 +1,18 @@
 """CSV and TSV files as records: the delimiter read from the header and first rows (or given),
-cells of any length, a row that is not valid CSV one record's problem, not the file's."""
+cells of any length, a row that is not valid CSV one record's problem, not the file's.
+
+A quote that opens a cell and never closes makes the csv module read the lines after it into
+that cell, up to the end of the file or to a later quote, so the rows below would vanish into
+the row above. A record read over several lines is read again strictly; when that fails (or the
+file ended inside the quote) the record's first line is one row's problem and the lines after it
+are read again as rows of their own."""
 
 from __future__ import annotations
 
 import csv
 import io
 import zlib
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -97,7 +104,7 @@ def delimited(
         else:
             found = sniff_delimiter(sample + rest, complete=not rest)
         delimiter, how = (found, "detected") if found else (",", "one column")
-    lines = CappedLines(stream, MAX_LINE_CHARS, header=True)
+    lines = _LineFeed(CappedLines(stream, MAX_LINE_CHARS, header=True))
     reader = csv.reader(lines, delimiter=delimiter, quotechar='"', doublequote=True)
     try:
         header = next(reader, None)
@@ -129,12 +136,13 @@ def delimited(
 
 
 def _delimited_rows(
-    path: Path, text: IO[str], reader: Any, lines: CappedLines, names: list[str]
+    path: Path, text: IO[str], reader: Any, lines: _LineFeed, names: list[str]
 ) -> Iterator[Record]:
     number = 0
     with text:
         while True:
-            start = lines.count + 1
+            start = lines.next_number
+            lines.begin_record()
             try:
                 cells = next(reader)
             except StopIteration:
@@ -153,13 +161,96 @@ def _delimited_rows(
             except (OSError, EOFError, zlib.error, UnicodeError) as exc:
                 yield Record(number + 1, f"line {start}", problem=damaged(path, exc))
                 return
+            if lines.unclosed_quote(reader.dialect):
+                number += 1
+                first = lines.read_again_after_first(reader.dialect)  # (its cells: for the id)
+                yield Record(number, f"line {start}", _fields(names, first), _UNCLOSED)
+                continue
             if not cells or (len(cells) == 1 and not cells[0].strip()):
                 continue  # blank line
             number += 1
-            fields: dict[str, Any] = {}
-            for name, cell in zip(names, cells):
-                fields.setdefault(name, cell)
-            yield Record(number, f"line {start}", fields=fields)
+            yield Record(number, f"line {start}", fields=_fields(names, cells))
+
+
+def _fields(names: list[str], cells: list[str]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for name, cell in zip(names, cells):
+        fields.setdefault(name, cell)  # (a name given twice: its first column)
+    return fields
+
+
+_UNCLOSED = (
+    'has a quote (") that opens a cell and never closes, so the lines after it were read into '
+    "that cell: they are read again as rows of their own; close the quote, or double a quote "
+    'inside a quoted cell ("")'
+)
+
+
+class _LineFeed:
+    """The lines of a CSV file for ``csv.reader``, keeping those of the record being read (one
+    line, or several for a quoted cell with line breaks) so that a record read wrongly past an
+    unclosed quote can be read again from its second line. ``count``: the number of the last
+    line given out."""
+
+    def __init__(self, lines: CappedLines) -> None:
+        self._lines = lines
+        self._again: deque[tuple[int, str]] = deque()  # lines to give out again, numbered
+        self._taken: list[tuple[int, str]] = []
+        self._ended = False
+        self.count = 0
+
+    def __iter__(self) -> _LineFeed:
+        return self
+
+    def __next__(self) -> str:
+        if self._again:
+            self.count, line = self._again.popleft()
+        else:
+            try:
+                line = next(self._lines)
+            except StopIteration:
+                self._ended = True
+                raise
+            self.count = self._lines.count
+        self._taken.append((self.count, line))
+        return line
+
+    @property
+    def next_number(self) -> int:
+        """The number of the line given out next."""
+        return self._again[0][0] if self._again else self._lines.count + 1
+
+    def begin_record(self) -> None:
+        self._taken.clear()
+        self._ended = False
+
+    def unclosed_quote(self, dialect: Any) -> bool:
+        """Whether the record just read ran past a quote that never closes: the file ended
+        inside it, or its lines (several) are not one valid record when read strictly."""
+        if self._ended:  # (a record cannot end at the end of the file but inside a quote)
+            return True
+        if len(self._taken) < 2:
+            return False
+        strict = csv.reader(
+            [line for _, line in self._taken],
+            delimiter=dialect.delimiter,
+            quotechar='"',
+            doublequote=True,
+            strict=True,
+        )
+        try:
+            return len(list(strict)) != 1
+        except csv.Error:
+            return True
+
+    def read_again_after_first(self, dialect: Any) -> list[str]:
+        """Give out the record's lines again from its second; returns the cells of its first
+        (the broken row) read alone, its open cell running to the end of the line."""
+        first = self._taken[0][1] if self._taken else ""
+        self._again.extendleft(reversed(self._taken[1:]))
+        self._taken.clear()
+        alone = csv.reader([first], delimiter=dialect.delimiter, quotechar='"', doublequote=True)
+        return next(alone, [])
 
 
 class _Prefixed:

@@ -19,7 +19,8 @@ class InputError(ValueError):
 @dataclass(frozen=True)
 class Record:
     """One raw record: its ordinal ``number``, where it is (``line 3``, ``item 3``, ``row 3``),
-    and either the ``fields`` or the ``problem`` that kept it from being read."""
+    and either the ``fields`` or the ``problem`` that kept it from being read (with the fields
+    read of it, when there are some, only to name its id)."""
 
     number: int
     where: str

@@ -125,7 +125,9 @@ def is_results_file(path: str | Path) -> bool:
         opened = open_records(path)
         names = opened.columns
         if names is None:
-            first = next((r for r in opened.records if r.fields is not None), None)
+            first = next(
+                (r for r in opened.records if r.fields is not None and r.problem is None), None
+            )
             names = list(first.fields) if first is not None and first.fields is not None else []
     except (InputError, OSError, ValueError, ImportError):
         return False
@@ -138,7 +140,7 @@ def read_results(path: str | Path, *, raw_csv: bool = False) -> Iterator[dict[st
     written with ``--raw-csv`` (its text cells carry no mark to take off)."""
     opened = open_records(path)
     for record in opened.records:
-        if record.fields is None:
+        if record.fields is None or record.problem is not None:
             continue
         fields = dict(record.fields)
         if opened.format in ("csv", "tsv"):
