@@ -13,6 +13,8 @@ guarantees about encodings, padding, unrelated numbers and sibling claims.
   the alignment or the score, and leaves every other claim's verdict and every answer as it was.
 * A number of the source said in such a sentence ("Maria Jensen bought 3 lemons") answers no
   question.
+* A number of the summary that the source has, changed to one it lacks, never raises the score,
+  the alignment or any claim's support: a wrong number never helps.
 * A claim's verdict and support are the same alone, among its summary's claims in any order, and
   beside claims of other summaries or claims that use its names as common words.
 """
@@ -344,6 +346,50 @@ def test_a_number_of_the_source_in_an_unrelated_sentence_answers_no_question(
     before, after = _score(preset, source, summary), _score(preset, source, f"{summary} {filler}")
     assert _answers(after) == _answers(before)
     assert after.score <= before.score
+
+
+# A number as a summary writes it, and whether the source has that same number.
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)?(?!\w)")
+
+
+def _in(number: str, text: str) -> bool:
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text) is not None
+
+
+@cache
+def _numbered() -> tuple[tuple[int, int, int], ...]:
+    """(seed, start, end) of every number of a development summary that its source has too."""
+    return tuple(
+        (seed, m.start(), m.end())
+        for seed, (source, summary) in enumerate(_seeds())
+        for m in _NUMBER.finditer(summary)
+        if _in(m.group(), source)
+    )
+
+
+@SETTINGS
+@given(
+    place=st.integers(min_value=0, max_value=len(_numbered()) - 1),
+    digit=st.integers(min_value=1, max_value=9),
+    preset=st.sampled_from(PRESETS),
+)
+def test_a_wrong_number_never_helps(place: int, digit: int, preset: str) -> None:
+    """A number of the summary that the source has, changed to one the source lacks (its last
+    digit changed: the same length, so the ragas rule's conciseness stays), never raises the
+    score, the alignment, or the support of any claim."""
+    seed, start, end = _numbered()[place]
+    source, summary = _seeds()[seed]
+    right = summary[start:end]
+    wrong = right[:-1] + str((int(right[-1]) + digit) % 10)
+    assume(not _in(wrong, source))
+    changed = summary[:start] + wrong + summary[end:]
+    before, after = _score(preset, source, summary), _score(preset, source, changed)
+    assert after.score <= before.score
+    if preset != "ragas":
+        assert after.alignment_score <= before.alignment_score  # type: ignore[operator]
+        assert len(after.claims) == len(before.claims)
+        for was, now in zip(before.claims, after.claims, strict=True):
+            assert (now.support or 0.0) <= (was.support or 0.0), (was.claim, now.claim)
 
 
 # ------------------------------------------------------------------------------ sibling claims

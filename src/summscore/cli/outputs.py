@@ -25,6 +25,7 @@ __all__ = [
     "default_out",
     "named_sheet",
     "staged_path",
+    "stopped_run_note",
     "through_links",
     "write_whole",
 ]
@@ -159,3 +160,24 @@ def write_whole(path: Path, text: str) -> Path:
         staged.unlink(missing_ok=True)
         raise OutputError(path, exc) from None
     return path
+
+
+def stopped_run_note(out: Path | None) -> str | None:
+    """The note for a run without ``--resume`` that finds rows a stopped run left in the
+    partial file beside ``out``: it starts that file anew and scores them again (None: none)."""
+    if out is None:
+        return None
+    partial = partial_path(out)
+    if partial.is_symlink() or not partial.is_file():
+        return None  # (none; or not summscore's, which check_out refuses)
+    try:
+        with partial.open("rb") as handle:
+            rows = sum(part.count(b"\n") for part in iter(lambda: handle.read(1 << 20), b""))
+    except OSError:
+        return None
+    if rows == 0:
+        return None
+    return (
+        f"summscore: a stopped run left {rows} row{'s' if rows != 1 else ''} in {partial}; "
+        "this run scores them again (stop it and add --resume to keep them)"
+    )

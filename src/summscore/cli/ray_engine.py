@@ -13,7 +13,14 @@ from ..files.datasets import Columns
 from ..files.writer import OutputError
 from .ab import check_worse_gate, finish_run, summary_columns
 from .gates import check_gate_values
-from .outputs import check_out, check_report_suffix, default_out, named_sheet, through_links
+from .outputs import (
+    check_out,
+    check_report_suffix,
+    default_out,
+    named_sheet,
+    stopped_run_note,
+    through_links,
+)
 from .report import cases_from_results, write_streamed_report
 from .scorer_options import make_scorer
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
@@ -42,6 +49,8 @@ def run_score_on_ray(args: argparse.Namespace) -> int:
     )
     out = None if out is None else through_links(out)
     check_out(args, path, out)  # the local engine's checks: nothing of the user's replaced
+    if not args.resume and (note := stopped_run_note(out)):
+        print(note, file=sys.stderr)
     plan = argparse.Namespace(**{**vars(args), "out": "-" if out is None else str(out)})
     try:
         code = run_score_file(plan, make_scorer)

@@ -36,7 +36,13 @@ from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .ab import check_ab_outputs, check_worse_gate, finish_run, open_input, summary_columns
 from .gates import check_gate_values
-from .outputs import check_out, check_report_suffix, default_out, through_links
+from .outputs import (
+    check_out,
+    check_report_suffix,
+    default_out,
+    stopped_run_note,
+    through_links,
+)
 from .report import (
     ReportSpool,
     result_from_record,
@@ -133,6 +139,8 @@ def _score_file(args: argparse.Namespace) -> int:
     scorer = make_scorer(args)
     raw_csv = bool(getattr(args, "raw_csv", False))
     resume: ResumeState | None = None
+    if not args.resume and (note := stopped_run_note(out)):
+        print(note, file=sys.stderr)
     try:
         if args.resume and out is not None:
             resume = open_resume(out, raw_csv=raw_csv, by_column=bool(summaries))
