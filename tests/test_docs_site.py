@@ -371,6 +371,18 @@ RESULT_MODELS = [
     "summscore.serve.ServeConfig",
     "summscore.mastra.MastraResult",
     "summscore.mastra.MastraScorerResult",
+    "summscore.comparison.Comparison",
+    "summscore.comparison.CaseChange",
+    "summscore.comparison.MetricChange",
+    "summscore.comparison.PassRateChange",
+    "summscore.comparison.Interval",
+    "summscore.comparison.Verdict",
+    "summscore.comparison.Gate",
+    "summscore.comparison.Run",
+    "summscore.comparison.RunCase",
+    "summscore.results.stats.Summary",
+    "summscore.Case",
+    "summscore.report.ReportCase",
 ]
 
 
@@ -394,6 +406,17 @@ def test_every_field_of_a_result_model_is_in_its_attributes_table(path: str) -> 
     section = doc.split("\nAttributes:\n", 1)[1]
     listed = re.findall(r"^    (\w+):", section, re.M)
     assert listed == fields, f"{path}: Attributes {listed} vs fields {fields}"
+    # A property or method without a docstring is left off the page (mkdocstrings).
+    undocumented = [
+        name
+        for klass in cls.__mro__
+        if klass.__module__.startswith("summscore")
+        for name, value in vars(klass).items()
+        if not name.startswith("_")
+        and (isinstance(value, property) or inspect.isfunction(value))
+        and not inspect.getdoc(value)
+    ]
+    assert undocumented == [], f"{path}: no docstring on {undocumented}"
 
 
 def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
@@ -412,12 +435,28 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
         '<table><tr class="doc-section-item"><td><code>score</code></td>'
         "<td><code>float</code></td><td><p>The score.</p></td></tr></table>"
     )
+    # A result model no list names, shown without a field table and without a property.
+    compare = tmp_path / "reference" / "compare"
+    compare.mkdir()
+    (compare / "index.html").write_text(
+        '<h2 id="summscore.comparison.Interval" class="doc doc-heading">\n'
+        '<code class="doc-symbol doc-symbol-heading doc-symbol-class"></code> Interval</h2>'
+        '<table><tr class="doc-section-item"><td><code>value</code></td>'
+        "<td><code>float</code></td><td><p>The mean difference.</p></td></tr></table>"
+        '<h2 id="summscore.Case" class="doc doc-heading">\n'
+        '<code class="doc-symbol doc-symbol-heading doc-symbol-class"></code> Case</h2>'
+    )
     problems = "\n".join(checker.check(tmp_path))
     assert "unparsed 'Args:' section" in problems
     assert "raw Sphinx role" in problems
     assert "SummaryResult has no row for its field 'reason'" in problems
     assert "summscore.ragas: no reference page" in problems
     assert "SummaryResult has no row for its field 'score'" not in problems
+    assert "Interval has no row for its field 'low'" in problems
+    assert "Interval has no row for its field 'value'" not in problems
+    assert "summscore.comparison.Interval.excludes_zero is not on the page" in problems
+    assert "summscore.comparison.load_run is not on the page" in problems
+    assert "reference/compare: summscore.Case has no row for its field 'source'" in problems
 
 
 # ------------------------------------------------------------------ pictures
