@@ -544,6 +544,24 @@ def test_the_test_files_a_page_shows_pass_under_pytest(page: str, tmp_path: Path
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+# ------------------------------------------------------------------ no measurement diary
+
+# What the machine was doing while a benchmark ran is the run's history (benchmarks/README.md),
+# not a figure a user reads: the figures the pages include name the machine, never its load.
+_DIARY = re.compile(r"load average (?:of |rising |from )?\d|other work on the machine", re.I)
+
+
+def test_no_page_nor_included_figure_carries_a_measurement_diary() -> None:
+    pages = [README, *sorted(DOCS.rglob("*.md"))]
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {line.strip()[:100]}"
+        for page in pages
+        for number, line in enumerate(page.read_text("utf-8").splitlines(), 1)
+        if _DIARY.search(line)
+    ]
+    assert not found, found
+
+
 # ------------------------------------------------------------------ sections a search can land on
 
 _FENCED = re.compile(r"^([ \t]*)```.*?^\1```[^\n]*$", re.M | re.S)
