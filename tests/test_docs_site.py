@@ -297,6 +297,12 @@ GLOSSARY_TERMS = [
     "source cache",
     "cascade",
     "extra",
+    "A/B run",
+    "gate",
+    "regression",
+    "scale",
+    "threshold",
+    "unmatched",
 ]
 
 
