@@ -7,7 +7,10 @@ Fails, naming each page and what is wrong, when
   docstrings are Google style; mkdocs.yml must parse them so);
 - a Sphinx role is left in the text (":class:`X`", ":meth:`y`", ...): the docstrings use
   Markdown cross-references or backticks;
-- a result model's page lacks a row, with a type and a description, for one of its fields;
+- a result model's page lacks a row, with a type and a description, for one of its fields, or
+  one of its public properties and methods (a member without a docstring is left off the page);
+  a result model is every dataclass and pydantic model a reference page shows (those of a face
+  whose framework is not installed here: the ones in RESULT_MODELS);
 - a public module has no reference page, or its page lacks one of the module's public objects.
 
 The frameworks are not needed: mkdocstrings reads the faces' source statically, and this script
@@ -32,8 +35,12 @@ _ROLE = re.compile(r":(?:py:)?(?:class|meth|func|attr|mod|exc|data|obj|const):(?
 _ROW = re.compile(r'<tr class="doc-section-item">(.*?)</tr>', re.S)
 _CELLS = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
+_CLASS_HEADING = re.compile(
+    r'<h\d id="([\w.]+)" class="doc doc-heading">\s*<code class="[^"]*doc-symbol-class"'
+)
 
-# Result models: (import path, page). Each field needs a row with its type and a description.
+# Result models checked even where their module cannot be imported here (a face's framework
+# missing): (import path, page). Each field needs a row with its type and a description.
 RESULT_MODELS = [
     ("summscore.results.SummaryResult", "reference/results"),
     ("summscore.results.ClaimVerdict", "reference/results"),
@@ -44,7 +51,29 @@ RESULT_MODELS = [
     ("summscore.serve.ServeConfig", "reference/serve"),
     ("summscore.mastra.MastraResult", "reference/faces/mastra"),
     ("summscore.mastra.MastraScorerResult", "reference/faces/mastra"),
+    ("summscore.comparison.Comparison", "reference/compare"),
+    ("summscore.comparison.CaseChange", "reference/compare"),
+    ("summscore.comparison.MetricChange", "reference/compare"),
+    ("summscore.comparison.PassRateChange", "reference/compare"),
+    ("summscore.comparison.Interval", "reference/compare"),
+    ("summscore.comparison.Verdict", "reference/compare"),
+    ("summscore.comparison.Gate", "reference/compare"),
+    ("summscore.comparison.Run", "reference/compare"),
+    ("summscore.comparison.RunCase", "reference/compare"),
+    ("summscore.results.stats.Summary", "reference/results"),
 ]
+# Models a reference page shows whose fields are documented another way: the service's request
+# and response bodies are pydantic models whose fields carry their descriptions (the OpenAPI
+# document and the endpoints' table on the service's page show them).
+# The judge protocol's request and reply (summscore.judges.base) describe their fields in prose:
+# that file is one the real-model CI step watches, changed only with a real-model run.
+NOT_RESULT_MODELS = (
+    "summscore.serve.models.",
+    "summscore.judges.JudgeRequest",
+    "summscore.judges.JudgeReply",
+)
+# A face's class that subclasses its framework's (a ragas metric) has the framework's fields.
+_OWN_BASES = ("summscore", "builtins", "pydantic", "typing", "abc")
 
 # Public modules and their pages: every name in the module's __all__ must be on the page.
 MODULE_PAGES = {
@@ -67,6 +96,7 @@ MODULE_PAGES = {
     "summscore.errors": "reference/errors",
     "summscore.formulas": "reference/formulas",
     "summscore.results": "reference/results",
+    "summscore.comparison": "reference/compare",
 }
 # Names re-exported from a framework (documented by the framework; the module's docstring says so).
 UPSTREAM = {"summscore.deepeval.SummarizationTemplate"}
@@ -105,12 +135,54 @@ def block_of(html: str, path: str) -> str | None:
     return html[start.start() : end.start() if end else len(html)]
 
 
-def field_names(path: str) -> list[str]:
+def model_class(path: str) -> type | None:
+    """The class at ``path`` when it is a dataclass or a pydantic model; None for anything else,
+    or where its module cannot be imported here (a face whose framework is not installed)."""
     module, name = path.rsplit(".", 1)
-    cls = getattr(importlib.import_module(module), name)
+    try:
+        cls = getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+    if isinstance(cls, type) and (hasattr(cls, "model_fields") or dataclasses.is_dataclass(cls)):
+        return cls
+    return None
+
+
+def field_names(path: str) -> list[str]:
+    cls = model_class(path)
+    if cls is None:
+        raise ValueError(f"{path} is no dataclass or pydantic model importable here")
     if hasattr(cls, "model_fields"):
         return list(cls.model_fields)
     return [f.name for f in dataclasses.fields(cls)]
+
+
+def public_members(cls: type) -> list[str]:
+    """The public properties and methods summscore defines on ``cls`` (not pydantic's, not
+    object's), fields aside."""
+    found = []
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("summscore"):
+            continue
+        for name, value in vars(klass).items():
+            if name.startswith("_") or name in found:
+                continue
+            if isinstance(value, (property, staticmethod, classmethod)) or callable(value):
+                found.append(name)
+    return found
+
+
+def shown_models(site: Path) -> list[tuple[str, str]]:
+    """(import path, page) of every dataclass and pydantic model a reference page shows."""
+    found = []
+    for html_path in sorted((site / "reference").rglob("index.html")):
+        name = html_path.parent.relative_to(site).as_posix()
+        for path in _CLASS_HEADING.findall(html_path.read_text("utf-8")):
+            if path.startswith(NOT_RESULT_MODELS) or (cls := model_class(path)) is None:
+                continue
+            if all(k.__module__.split(".")[0] in _OWN_BASES for k in cls.__mro__):
+                found.append((path, name))
+    return found
 
 
 def table_rows(block: str) -> dict[str, tuple[str, str]]:
@@ -131,18 +203,24 @@ def check(site: Path) -> list[str]:
         where = html_path.relative_to(site).as_posix()
         problems += [f"{where}: an unparsed '{m}:' section" for m in _UNPARSED.findall(html)]
         problems += [f"{where}: a raw Sphinx role '{m.group(0)}'" for m in _ROLE.finditer(html)]
-    for path, name in RESULT_MODELS:
-        block = block_of(page(site, name), path)
+    for path, name in dict.fromkeys([*RESULT_MODELS, *shown_models(site)]):
+        html = page(site, name)
+        block = block_of(html, path)
         if block is None:
             problems.append(f"{name}: no section for {path}")
             continue
         rows = table_rows(block)
-        for field in field_names(path):
+        fields = field_names(path)
+        for field in fields:
             kind, text = rows.get(field, ("", ""))
             if field not in rows:
                 problems.append(f"{name}: {path} has no row for its field {field!r}")
             elif not kind or not text:
                 problems.append(f"{name}: {path}.{field} has no type or no description")
+        cls = model_class(path)
+        for member in public_members(cls) if cls else []:
+            if member not in fields and f'id="{path}.{member}"' not in html:
+                problems.append(f"{name}: {path}.{member} is not on the page (no docstring?)")
     for module, name in MODULE_PAGES.items():
         html = page(site, name)
         if not html:

@@ -24,7 +24,9 @@ options to it):
 3. **Shutdown with work in flight.** A large case is sent, then SIGTERM: seconds until the server
    has exited, and what the large request's client got.
 
-``--figures`` writes the results to ``docs/figures/service-bounds.md`` (docs/service.md).
+``--figures`` writes the results to ``docs/figures/service-bounds.md`` (docs/service.md), with
+the command and the machine; the load average at the start and the end is printed, for
+benchmarks/README.md's account of the run (the figure is on a user's page: no diary there).
 Linux only (``/proc``). Timings are noisy on a shared machine: the before/after comparison is
 what matters (run both on the same machine, one after the other).
 """
@@ -44,6 +46,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 _WORDS = (
@@ -408,28 +411,29 @@ def main() -> None:
         memory_run(args, found)
     if args.only != "memory":
         latency_run(args, found)
+    # The load is the run's account (benchmarks/README.md), not the figure's: the docs include it.
+    print(f"load average {load:.1f} at the start and {_load():.1f} at the end")
     if args.figures:
-        from figures import table, write
+        print(f"wrote {write_figure(args, found)}")
 
-        options = " ".join(f"--server-arg={a}" for a in args.server_arg)
-        command = f"python benchmarks/serve_memory.py --preset {args.preset} {options}".strip()
-        if args.sources != 100:
-            command += f" --sources {args.sources}"
-        if args.only:  # one part measured: the other part's rows are kept from the file
-            found = {**_earlier_rows(), **found}
-            command += " --only memory --figures` and `--only latency"
-        path = write(
-            "service-bounds",
-            table(
-                ("summscore serve, offline judge, default options", "measured"), list(found.items())
-            ),
-            command=command + " --figures",
-            setting=(
-                f"load average {load:.1f} at the start and {_load():.1f} at the end, from other "
-                "work on the machine"
-            ),
-        )
-        print(f"wrote {path}")
+
+def write_figure(args: argparse.Namespace, found: dict[str, str]) -> Path:
+    """docs/figures/service-bounds.md: the rows measured (with ``--only``, the other part's rows
+    kept from the file), the command and the machine."""
+    from figures import table, write
+
+    options = " ".join(f"--server-arg={a}" for a in args.server_arg)
+    command = f"python benchmarks/serve_memory.py --preset {args.preset} {options}".strip()
+    if args.sources != 100:
+        command += f" --sources {args.sources}"
+    if args.only:  # one part measured: the other part's rows are kept from the file
+        found = {**_earlier_rows(), **found}
+        command += " --only memory --figures` and `--only latency"
+    return write(
+        "service-bounds",
+        table(("summscore serve, offline judge, default options", "measured"), list(found.items())),
+        command=command + " --figures",
+    )
 
 
 if __name__ == "__main__":

@@ -399,14 +399,19 @@ def load_average() -> float | None:
         return None
 
 
-def load_note(start: float | None, end: float | None, shapes: list[tuple[int, int]]) -> str:
-    """The figure's last line: the cases per shape and the machine's load while it ran."""
+def shapes_note(shapes: list[tuple[int, int]]) -> str:
+    """The figure's last line: the cases per shape and the machine's cores. The load while it
+    ran is no part of the figure (the docs include it): ``load_note`` prints it, for
+    benchmarks/README.md's account of the run."""
     cases = ", ".join(f"{s} x {k} ({s * k} cases)" for s, k in shapes)
+    return f"Shapes: {cases}. Machine: {os.cpu_count()} cores."
+
+
+def load_note(start: float | None, end: float | None) -> str:
+    """The machine's load while the run went (other work skews the ratios)."""
     if start is None or end is None:
-        load = "load average unknown"
-    else:
-        load = f"load average {start:.1f} at the start and {end:.1f} at the end"
-    return f"Shapes: {cases}. Machine: {os.cpu_count()} cores, {load}."
+        return "load average unknown"
+    return f"load average {start:.1f} at the start and {end:.1f} at the end"
 
 
 def main() -> None:
@@ -496,8 +501,9 @@ def main() -> None:
                     args.repeats,
                     tuple(args.loops),
                 )
-                table += "\n\n" + load_note(started, load_average(), shapes)  # type: ignore[arg-type]
+                table += "\n\n" + shapes_note(shapes)  # type: ignore[arg-type]
                 print(f"\nmachine: {machine()}\n{table}")
+                print(f"{load_note(started, load_average())} (for benchmarks/README.md)")
                 if args.figures:  # with --loops / --shapes: those rows replaced, the others kept
                     figure = Path(workdir) / "docs" / "figures" / "faces_in_loops.md"
                     figure.parent.mkdir(parents=True, exist_ok=True)

@@ -163,3 +163,34 @@ def test_the_lines_a_ci_log_shows_read_as_sentences(
     command = ["score", str(ab), "--summary-column", "a,b", "--out", out, "--no-progress"]
     assert main(command) == 0
     assert "summscore: a vs b: Too few cases" in capsys.readouterr().err  # base first
+
+
+def test_gzipped_results_files_compare_as_the_files_they_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # docs/compare.md: compare reads the text formats gzipped (a results file compressed after the
+    # run, as a CI artifact often is); score itself writes them uncompressed.
+    import gzip
+
+    cases = tmp_path / "cases.jsonl"
+    rows = [json.loads(line) for line in (ROOT / "examples" / "ab.jsonl").read_text().splitlines()]
+    _write(cases, [{"id": r["id"], "source": r["source"], "summary": r["summary_a"]} for r in rows])
+    plain = [tmp_path / "base.jsonl", tmp_path / "candidate.csv", tmp_path / "candidate.tsv"]
+    for out in plain:
+        assert main(["score", str(cases), "--out", str(out), "--no-progress"]) == 0
+    packed = []
+    for out in plain:
+        target = out.with_name(out.name + ".gz")
+        target.write_bytes(gzip.compress(out.read_bytes()))
+        packed.append(target)
+    capsys.readouterr()
+
+    def compared(base: Path, candidate: Path) -> dict[str, Any]:
+        assert main(["compare", str(base), str(candidate), "--json"]) == 0
+        found = json.loads(capsys.readouterr().out)
+        return {k: v for k, v in found.items() if k not in ("base", "candidate")}
+
+    for i in (1, 2):
+        expected = compared(plain[0], plain[i])
+        assert expected["paired"] == len(rows)
+        assert compared(packed[0], packed[i]) == expected

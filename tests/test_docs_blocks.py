@@ -13,7 +13,9 @@ A block in a tab (``=== "Offline"``) is indented under it; it runs as any other.
 compiled without top-level ``await`` and run in a fresh namespace (its names then join the page's
 for later blocks), unless its title says it is not one (```` ```python title="Notebook cell" ````
 or ``title="Continues ..."``: the block uses names of an earlier block, or awaits at top level as
-a notebook does).
+a notebook does). The titles are checked on every Python block, skipped ones included, without
+running it: a block that awaits at top level says "Notebook cell", and a block that uses a name
+an earlier block of its page defines says "Continues ...".
 
 After each block every scored result in the namespace is checked: a ``SummaryResult`` must be
 scored (no NaN, no error), a ``SummaryResults`` must have no failed row, a face's metric must hold
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import builtins
 import importlib.util
 import inspect
 import math
@@ -58,40 +61,8 @@ _FENCE = re.compile(r"^([ \t]*)```(\w*)([^\n]*)\n(.*?)^\1```[ \t]*$", re.M | re.
 _TITLE = re.compile(r'title="([^"]*)"')
 # A title that says the block is no script: it continues an earlier block, or awaits at top level.
 _NOT_A_SCRIPT = re.compile(r"^(notebook cell|continues)", re.I)
-# Pages whose Python blocks run as scripts unless titled otherwise (issue #45: every page, once the
-# pages other work is changing are done).
-SCRIPT_PAGES = {ROOT / "README.md"} | {
-    ROOT / "docs" / name
-    for name in (
-        "index.md",
-        "getting-started.md",
-        "cli.md",
-        "results.md",
-        "compare.md",
-        "offline.md",
-        "judges.md",
-        "presets.md",
-        "ray.md",
-        "troubleshooting.md",
-        "glossary.md",
-        "architecture.md",
-        "benchmarks.md",
-        "versions.md",
-        "development.md",
-        "frameworks/index.md",
-        "frameworks/ragas.md",
-        "frameworks/deepeval.md",
-        "frameworks/mastra.md",
-        "frameworks/mlflow.md",
-        "frameworks/inspect.md",
-        "frameworks/opik.md",
-        "frameworks/langsmith.md",
-        "frameworks/promptfoo.md",
-        "frameworks/braintrust.md",
-        "frameworks/phoenix.md",
-        "frameworks/trulens.md",
-    )
-}
+# Pages whose Python blocks run as scripts unless titled otherwise: every page (issue #45).
+SCRIPT_PAGES = set(PAGES)
 _MARKER = re.compile(r"<!--\s*test:\s*(.*?)\s*-->")
 _LOCAL_PORT = re.compile(r"https?://(?:localhost|127\.0\.0\.1):(\d+)")
 
@@ -108,7 +79,8 @@ class Block:
 
     @property
     def id(self) -> str:
-        return f"{self.page.relative_to(ROOT)}#{self.index}"
+        where = self.page.relative_to(ROOT) if self.page.is_relative_to(ROOT) else self.page.name
+        return f"{where}#{self.index}"
 
     @property
     def is_script(self) -> bool:
@@ -344,6 +316,85 @@ def test_the_block_runs_as_written(block: Block, docs_env: dict[str, JudgeServer
         assert unscored(state.namespace) == [], f"{block.id} under {block.heading!r}"
     for server in docs_env.values():
         assert server.stats.tasks["?"] == 0, "a prompt the compat judge does not recognise"
+
+
+# ------------------------------------------------------------------ what a block's title says
+
+_BUILTINS = set(dir(builtins)) | {"__name__", "__file__"}
+_NOTEBOOK_CELL = re.compile(r"^notebook cell", re.I)
+_CONTINUES = re.compile(r"\bcontinues\b", re.I)
+
+
+def _defined(code: str) -> set[str]:
+    """Every name the block binds anywhere: assignments, imports, functions and classes, their
+    parameters, ``except ... as``, ``match`` captures."""
+    names = _assigned(code)
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+        elif isinstance(node, ast.Global):
+            names.update(node.names)
+    return names
+
+
+def _awaits_at_top_level(code: str) -> bool:
+    try:
+        compile(code, "<block>", "exec")
+    except SyntaxError:
+        compile(code, "<block>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)  # else: not Python
+        return True
+    return False
+
+
+def title_problems(blocks: list[Block]) -> list[str]:
+    """What the titles of a page's Python blocks leave unsaid: a top-level ``await`` outside a
+    "Notebook cell", a name of an earlier block outside a "Continues ..." block, a name no
+    block defines."""
+    problems = []
+    earlier: set[str] = set()
+    for block in blocks:
+        if block.language != "python":
+            continue
+        if _awaits_at_top_level(block.code) and not _NOTEBOOK_CELL.match(block.title):
+            problems.append(
+                f"{block.id}: awaits at top level, so it is no script: wrap it in "
+                'asyncio.run(...), or title it ```python title="Notebook cell"```'
+            )
+        free = _used(block.code) - _defined(block.code) - _BUILTINS
+        if free & earlier and not _CONTINUES.search(block.title):
+            problems.append(
+                f"{block.id}: uses {', '.join(sorted(free & earlier))} of an earlier block: "
+                'define them in the block, or title it ```python title="Continues the block '
+                'above"```'
+            )
+        if free - earlier:
+            problems.append(f"{block.id}: uses {', '.join(sorted(free - earlier))}, never defined")
+        earlier |= _defined(block.code)
+    return problems
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_titles_say_which_blocks_are_no_scripts(page: Path) -> None:
+    assert title_problems(blocks_of(page)) == []
+
+
+def test_the_title_check_finds_what_it_looks_for(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\nimport asyncio\nx = 1\n```\n\n"
+        "```python\nprint(x)\n```\n\n"
+        '```python title="Continues the block above"\nprint(x, y)\n```\n\n'
+        "```python\nawait asyncio.sleep(0)\n```\n\n"
+        '```python title="Notebook cell, continues the first block"\nawait asyncio.sleep(x)\n```\n\n'
+        "```python\ndef f(a):\n    return [b for b in a]\n```\n",
+        encoding="utf-8",
+    )
+    found = title_problems(blocks_of(page))
+    assert [p.split(":", 1)[0].rsplit("#", 1)[1] for p in found] == ["1", "2", "3", "3"], found
+    assert "uses x of an earlier block" in found[0] and "y, never defined" in found[1]
+    assert "awaits at top level" in found[2]
 
 
 def test_every_page_of_the_site_is_reached_and_has_runnable_python() -> None:

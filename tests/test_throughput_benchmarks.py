@@ -247,10 +247,30 @@ def test_each_deepeval_run_starts_in_an_empty_directory() -> None:
     assert seen[0][0] != seen[1][0] and seen[0][1] == seen[1][1] == []
 
 
-def test_the_figure_states_the_shapes_and_the_load() -> None:
-    note = throughput.load_note(12.04, 15.5, [(16, 5), (80, 1)])
+def test_the_figure_states_the_shapes_and_the_cores_and_the_run_prints_the_load() -> None:
+    # The figure is included by docs/benchmarks.md: the machine, never the run's load diary.
+    note = throughput.shapes_note([(16, 5), (80, 1)])
     assert note == (
-        f"Shapes: 16 x 5 (80 cases), 80 x 1 (80 cases). Machine: {os.cpu_count()} cores, "
-        "load average 12.0 at the start and 15.5 at the end."
+        f"Shapes: 16 x 5 (80 cases), 80 x 1 (80 cases). Machine: {os.cpu_count()} cores."
     )
-    assert "unknown" in throughput.load_note(None, None, [(1, 1)])
+    assert throughput.load_note(12.04, 15.5) == "load average 12.0 at the start and 15.5 at the end"
+    assert "unknown" in throughput.load_note(None, None)
+
+
+def test_the_service_figure_names_the_machine_but_not_the_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+
+    import figures
+    import serve_memory
+
+    monkeypatch.setattr(figures, "FIGURES", tmp_path)
+    (tmp_path / "service-bounds.md").write_text(
+        "| a | b |\n| --- | --- |\n| SIGTERM to exit, idle | 0.3 s |\n", encoding="utf-8"
+    )
+    args = argparse.Namespace(server_arg=[], preset="deepeval", sources=100, only="latency")
+    path = serve_memory.write_figure(args, {"small requests, alone": "p50 13 ms"})
+    text = path.read_text("utf-8")
+    assert "| SIGTERM to exit, idle | 0.3 s |" in text and "| small requests, alone |" in text
+    assert "cores" in text and "load average" not in text

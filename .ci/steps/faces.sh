@@ -16,3 +16,6 @@ cd "$(dirname "$0")/../.."
 .venv/bin/python -m pytest -q -p no:cacheprovider -rs --fail-on-skip \
   tests/test_mlflow_face.py tests/test_inspect_face.py tests/test_opik_face.py \
   tests/test_docs_blocks.py -k "not test_the_block_runs_as_written or mlflow.md or inspect.md or opik.md"
+# These pages' Offline tabs run as a user runs them, with no telemetry switch set: no host reached.
+.venv/bin/python -m pytest -q -p no:cacheprovider -rs --fail-on-skip \
+  tests/test_docs_offline_tabs.py -k "mlflow.md or inspect.md or opik.md"

@@ -76,7 +76,17 @@ def check_questions(questions: Any, fields: FieldNames = DEFAULT_FIELDS) -> tupl
 
 @dataclass(frozen=True)
 class Case:
-    """One (source, summary) pair for ``score_many``; ``id`` is carried through to reports."""
+    """One (source, summary) pair for ``score_many``; ``id`` is carried through to reports.
+
+    Attributes:
+        source: The text the summary summarises: a string, or several passages (contexts),
+            joined with newlines.
+        summary: The summary to score.
+        assessment_questions: Closed (yes/no) questions about the source for the coverage
+            component (deepeval and mastra presets); None: the judge generates them.
+        id: The case's id, carried to its result (``SummaryResult.id``), results files and
+            reports; None: its position in the batch.
+    """
 
     source: str | Sequence[str]
     summary: str

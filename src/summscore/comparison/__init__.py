@@ -14,8 +14,9 @@ May import ``summscore.files`` (to read results files), ``summscore.results`` an
 from __future__ import annotations
 
 from .build import compare
+from .changes import CaseChange, MetricChange, PassRateChange, Verdict
 from .gate import Gate
-from .result import CaseChange, Comparison, MetricChange, PassRateChange, Verdict
+from .result import Comparison
 from .runs import Run, RunCase, load_run
 from .settings import ComparisonRefused
 from .stats import MIN_CASES, Interval

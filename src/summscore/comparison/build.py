@@ -7,8 +7,9 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from .changes import CaseChange, MetricChange, PassRateChange
 from .matching import match_runs
-from .result import CaseChange, Comparison, MetricChange, PassRateChange
+from .result import Comparison
 from .runs import COMPONENTS, Run, load_run
 from .settings import ComparisonRefused, differences, version_note
 from .stats import MIN_RESAMPLES, Interval, mcnemar_exact, paired_bootstrap

@@ -19,9 +19,23 @@ __all__ = ["Gate", "decide_gate"]
 
 @dataclass(frozen=True)
 class Gate:
-    """The gate's decision: ``passed``; ``outcome``: "passed", "worse", "too few cases", "too
-    many unmatched", or "not applied" (fewer than ``MIN_CASES`` cases to decide on, which only
-    a ``min_paired`` below it accepts); ``text``: why, in a sentence with the counts."""
+    """The CI gate's decision on a comparison (``Comparison.gate``; ``--fail-if-worse``).
+
+    Attributes:
+        passed: True when the gate passes.
+        outcome: "passed", "worse", "too few cases", "too many unmatched", or "not applied"
+            (fewer than ``MIN_CASES`` cases to decide on, which only a ``min_paired`` below it
+            accepts).
+        text: Why, in a sentence with the counts.
+        paired: Matched cases scored in both runs.
+        base_cases: The base run's cases.
+        unmatched_base: The base's cases with no match in the candidate.
+        not_scored: Matched cases not scored in one run or both.
+        min_effect: The drop the gate tolerates, in score units (``--min-effect``).
+        min_paired: The fewest cases scored in both runs it decides on (``--min-paired``).
+        max_unmatched: The largest share (0 to 1) of the base's cases it lets go unmatched
+            (``--max-unmatched``); None: no limit.
+    """
 
     passed: bool
     outcome: str
@@ -40,6 +54,7 @@ class Gate:
         return self.unmatched_base / self.base_cases if self.base_cases else 0.0
 
     def to_dict(self) -> dict[str, Any]:
+        """The decision as the JSON object's ``gate`` holds it."""
         return {
             "passed": self.passed,
             "outcome": self.outcome,

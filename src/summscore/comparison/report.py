@@ -21,7 +21,8 @@ from typing import Any
 
 from ..masking.replies import keys_in, redact_value
 from .assets import CSS, SCRIPT
-from .result import CaseChange, Comparison
+from .changes import CaseChange
+from .result import Comparison
 from .runs import RunCase
 from .svg import MAX_POINTS, difference_histogram, scatter
 from .values import json_id

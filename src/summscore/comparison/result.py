@@ -8,141 +8,47 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
+from .changes import CaseChange, MetricChange, PassRateChange, Verdict
 from .gate import Gate, decide_gate
 from .runs import RunCase
-from .stats import MIN_CASES, Interval
+from .stats import MIN_CASES
 from .values import by as _by
 from .values import case_columns, component_names, finite, json_id
 from .values import fmt as _fmt
 
-__all__ = ["CaseChange", "Comparison", "MetricChange", "PassRateChange", "Verdict"]
+__all__ = ["Comparison"]
 
-_SLACK = 1e-9  # differences this small are rounding, not a change
 WORST_LISTED = 20
 """Regressions (and improvements) listed with their evidence in the JSON object."""
-
-
-@dataclass(frozen=True)
-class CaseChange:
-    """One matched case: its two results and what changed between them."""
-
-    id: Any
-    base: RunCase
-    candidate: RunCase
-    tolerance: float = 0.0
-
-    @property
-    def difference(self) -> float:
-        """Candidate score minus base score; NaN when either run did not score the case."""
-        if not (self.base.scored and self.candidate.scored):
-            return math.nan
-        return self.candidate.score - self.base.score
-
-    @property
-    def status(self) -> str:
-        """ "improved", "regressed", "unchanged", or "failed" (not scored in one run or both)."""
-        d = self.difference
-        if math.isnan(d):
-            return "failed"
-        if d > self.tolerance + _SLACK:
-            return "improved"
-        if d < -(self.tolerance + _SLACK):
-            return "regressed"
-        return "unchanged"
-
-    @property
-    def pass_change(self) -> str | None:
-        """ "pass -> fail" or "fail -> pass" when the verdict flipped (both scored)."""
-        a, b = self.base.passed, self.candidate.passed
-        if a is None or b is None or a == b:
-            return None
-        return "pass -> fail" if a else "fail -> pass"
-
-    @property
-    def new_unsupported_claims(self) -> tuple[str, ...]:
-        """Claims the candidate's summary makes that the judge did not find supported, and that
-        the base summary's unsupported claims do not include."""
-        known = set(self.base.unsupported_claims)
-        return tuple(c for c in self.candidate.unsupported_claims if c not in known)
-
-    @property
-    def newly_missed_questions(self) -> tuple[str, ...]:
-        """Key points (questions the source answers) the candidate misses and the base did not."""
-        known = set(self.base.missed_questions)
-        return tuple(q for q in self.candidate.missed_questions if q not in known)
-
-    @property
-    def resolved_claims(self) -> tuple[str, ...]:
-        """The base's unsupported claims the candidate no longer makes."""
-        now = set(self.candidate.unsupported_claims)
-        return tuple(c for c in self.base.unsupported_claims if c not in now)
-
-    @property
-    def now_covered_questions(self) -> tuple[str, ...]:
-        """Key points the base missed and the candidate covers."""
-        now = set(self.candidate.missed_questions)
-        return tuple(q for q in self.base.missed_questions if q not in now)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": json_id(self.id),
-            "base_score": finite(self.base.score),
-            "candidate_score": finite(self.candidate.score),
-            "difference": finite(self.difference),
-            "status": self.status,
-            "pass_change": self.pass_change,
-            "new_unsupported_claims": list(self.new_unsupported_claims),
-            "newly_missed_questions": list(self.newly_missed_questions),
-            "base_reason": self.base.reason,
-            "candidate_reason": self.candidate.reason,
-            "base_error": self.base.error,
-            "candidate_error": self.candidate.error,
-        }
-
-
-@dataclass(frozen=True)
-class MetricChange:
-    """A mean over the cases scored in both runs, in each run, and the paired difference."""
-
-    name: str
-    base_mean: float
-    candidate_mean: float
-    difference: Interval
-
-
-@dataclass(frozen=True)
-class PassRateChange:
-    """The pass rate over the cases scored in both runs, its paired difference, and the exact
-    McNemar test of that change: ``newly_failing`` passed in the base and fail in the
-    candidate, ``newly_passing`` the other way round; ``p_value`` is the chance of a split at
-    least this uneven if neither run were better."""
-
-    base: float
-    candidate: float
-    difference: Interval
-    newly_failing: int
-    newly_passing: int
-    p_value: float
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """``kind``: "worse", "better", "no clear difference", "too few cases" or "nothing to
-    compare"; ``text``: the same in a sentence, with the figures."""
-
-    kind: str
-    text: str
 
 
 @dataclass
 class Comparison:
     """Two runs compared case by case (see ``summscore.compare``).
 
-    ``score`` is the paired mean difference of the score with its bootstrap interval,
-    ``components`` the same for each component both runs have (alignment and coverage, or QA
-    and conciseness), ``pass_rate`` the change in the pass rate with McNemar's exact test. The
-    figures cover the matched cases scored in both runs; the others are listed
+    The figures cover the matched cases scored in both runs; the others are listed
     (``failed_base``, ``failed_candidate``, ``unmatched_base``, ``unmatched_candidate``).
+
+    Attributes:
+        base_name: The base run's name (its file's path, or ``name=``).
+        candidate_name: The candidate run's name.
+        cases: Every matched case, in the base run's order.
+        unmatched_base: The base's cases with no match in the candidate.
+        unmatched_candidate: The candidate's cases with no match in the base.
+        matched_by: How cases were paired: "id", "fingerprint" or "row number".
+        score: The mean score in each run and the paired difference with its bootstrap
+            interval.
+        components: The same for each component both runs have (alignment and coverage, or
+            QA and conciseness), by name.
+        pass_rate: The change in the pass rate, with McNemar's exact test.
+        seed: The bootstrap's seed (``--seed``): the same runs give the same interval.
+        resamples: The bootstrap's number of resamples (``--resamples``).
+        tolerance: Differences this small or smaller count as unchanged (``--tolerance``).
+        top: The highest score on the runs' scale (1, or Mastra's ``scale``).
+        source_changed: Ids whose source text differs between the runs (not compared).
+        differences: The settings the runs differ in (compared with ``allow_different``).
+        notes: What to know about the comparison (ids that are row numbers, rows with no valid
+            score, different summscore versions).
     """
 
     base_name: str
@@ -166,6 +72,7 @@ class Comparison:
 
     @property
     def matched(self) -> int:
+        """The number of matched cases, scored or not."""
         return len(self.cases)
 
     @property
@@ -178,14 +85,18 @@ class Comparison:
 
     @property
     def improved(self) -> list[Any]:
+        """Ids of the cases whose score went up by more than ``tolerance``, in base order."""
         return self._ids("improved")
 
     @property
     def regressed(self) -> list[Any]:
+        """Ids of the cases whose score went down by more than ``tolerance``, in base order
+        (``regressions()`` gives them the biggest drop first, with their evidence)."""
         return self._ids("regressed")
 
     @property
     def unchanged(self) -> list[Any]:
+        """Ids of the cases scored in both runs whose score moved by ``tolerance`` or less."""
         return self._ids("unchanged")
 
     @property
@@ -195,6 +106,7 @@ class Comparison:
 
     @property
     def failed_candidate(self) -> list[Any]:
+        """Ids of matched cases the candidate run did not score (their ``error`` says why)."""
         return [c.id for c in self.cases if not c.candidate.scored]
 
     def regressions(self) -> list[CaseChange]:

@@ -27,7 +27,25 @@ SETTINGS = ("preset", "judge", "model", "prompt_set", "threshold", "options")
 @dataclass(frozen=True)
 class RunCase:
     """One case of a run, as a comparison reads it. ``score`` is NaN when the row was not scored
-    (``error`` says why); ``passed`` is None then."""
+    (``error`` says why); ``passed`` is None then.
+
+    Attributes:
+        id: The case's id: the input's id, else its row number (0-based).
+        score: Its score, 0 to 1 (0 to ``Run.top`` under Mastra's scale); NaN when not scored.
+        passed: Whether it passed (its results row's ``success``, else a score at or above its
+            threshold, else at or above half the top score); None when not scored.
+        error: Why it was not scored; None when it was.
+        components: Its components by name ("alignment_score", "qa_score", ...), the finite
+            ones only.
+        reason: The judge's explanation of the score; None when there is none.
+        unsupported_claims: The claims of its summary the judge did not find supported.
+        missed_questions: The key points (questions the source answers) its summary misses.
+        source_fingerprint: The fingerprint of its source, from the results row (matches cases
+            without ids); None for results in memory.
+        summary_fingerprint: The fingerprint of its summary, likewise.
+        summary_column: The summary column it was scored from (an A/B run); None otherwise.
+        position: Its place in the run, 0-based.
+    """
 
     id: Any
     score: float
@@ -40,25 +58,37 @@ class RunCase:
     source_fingerprint: str | None = None
     summary_fingerprint: str | None = None
     summary_column: str | None = None
-    position: int = 0  # its place in the run (0-based)
+    position: int = 0
 
     @property
     def scored(self) -> bool:
+        """True when the case has a score (no ``error``, not NaN)."""
         return self.error is None and not math.isnan(self.score)
 
 
 @dataclass(frozen=True)
 class Run:
-    """The cases of one run, in file order, and the settings found in them (for each of
-    ``SETTINGS``, the distinct values its rows carry; empty where no row says)."""
+    """The cases of one run, in file order, and the settings that decide their numbers.
+
+    Attributes:
+        name: The run's name: its file's path, or the ``name`` given to ``load_run``.
+        cases: Its cases, in file order.
+        settings: For each setting that decides a number ("preset", "judge", "model",
+            "prompt_set", "threshold", "options"), the distinct values its rows carry; empty
+            where no row says.
+        versions: The summscore versions that wrote its rows.
+        positional_ids: True when its ids are row numbers: they name places, not cases.
+        top: The highest score: 1, or Mastra's ``scale``.
+        notes: What to know about its rows (scores out of range, counted as not scored).
+    """
 
     name: str
     cases: list[RunCase]
     settings: Mapping[str, tuple[Any, ...]]
     versions: tuple[str, ...] = ()
-    positional_ids: bool = False  # ids are row numbers: they name places, not cases
-    top: float = 1.0  # the highest score (Mastra's scale)
-    notes: tuple[str, ...] = ()  # what to know about its rows (scores out of range)
+    positional_ids: bool = False
+    top: float = 1.0
+    notes: tuple[str, ...] = ()
 
     @property
     def columns(self) -> list[str]:
@@ -80,9 +110,23 @@ class Run:
 
 
 def load_run(source: Any, *, name: str | None = None) -> Run:
-    """A run from a results file's path, a list of ``summscore.SummaryResult`` (what
-    ``score_many`` returns), a list of results-file records (dicts) or a pandas DataFrame of
-    them. Raises ValueError for anything else, or a file that is not a results file."""
+    """A run from a results file, results in memory, or records.
+
+    Args:
+        source: A results file's path (any format ``summscore score`` writes, the text formats
+            also gzipped: ``.jsonl.gz``, ``.csv.gz``, ``.tsv.gz``), a list of
+            ``summscore.SummaryResult`` (what ``score_many`` returns), a list of results-file
+            records (dicts), a pandas DataFrame of them, or a ``Run``.
+        name: The run's name in the comparison (default: the file's path, or "results",
+            "records", "dataframe").
+
+    Returns:
+        The run, its cases in file order.
+
+    Raises:
+        ValueError: For anything else, a file that cannot be read or is not a results file, a
+            file with no results row, or rows with no ``score``.
+    """
     if isinstance(source, Run):
         return source if name is None else replace(source, name=name)
     if isinstance(source, (str, Path)):

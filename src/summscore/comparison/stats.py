@@ -49,9 +49,16 @@ _INDEX_TYPE = next(code for code in ("I", "L") if array(code).itemsize == 4)
 
 @dataclass(frozen=True)
 class Interval:
-    """A mean difference (``value``) and its bootstrap interval [``low``, ``high``] at
-    ``confidence``, over ``n`` paired cases. NaN where undefined: no case (all three), one case
-    (the interval)."""
+    """A mean difference and its bootstrap interval. NaN where undefined: with no case, the
+    value and both ends; with one case, the ends.
+
+    Attributes:
+        value: The mean of the paired differences (candidate minus base).
+        low: The interval's lower end.
+        high: The interval's upper end.
+        n: The paired cases it is over.
+        confidence: The interval's level (0.95: a 95% interval).
+    """
 
     value: float
     low: float
@@ -61,6 +68,7 @@ class Interval:
 
     @property
     def excludes_zero(self) -> bool:
+        """True when the whole interval is above 0 or below 0."""
         return self.low > 0 or self.high < 0
 
     def __str__(self) -> str:

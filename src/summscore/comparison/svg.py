@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from .result import CaseChange, Comparison
+from .changes import CaseChange
+from .result import Comparison
 
 __all__ = ["MAX_POINTS", "difference_histogram", "scatter"]
 

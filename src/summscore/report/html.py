@@ -22,7 +22,15 @@ __all__ = ["ReportCase", "case_html", "page_head"]
 
 @dataclass(frozen=True)
 class ReportCase:
-    """One case as the report shows it."""
+    """One case as the report shows it.
+
+    Attributes:
+        id: The case's id.
+        source: Its source text; None when the report shows no source (a results file holds
+            none).
+        summary: Its summary; None likewise.
+        result: Its result.
+    """
 
     id: Any
     source: str | None

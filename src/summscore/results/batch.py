@@ -48,6 +48,7 @@ class SummaryResults(list[SummaryResult]):
 
     @property
     def scores(self) -> list[float]:
+        """Each result's score, in input order (NaN where a case was not scored)."""
         return [r.score for r in self]
 
     @property

@@ -16,7 +16,21 @@ __all__ = ["BatchSummary", "Summary", "describe", "failure_causes", "histogram",
 
 @dataclass(frozen=True)
 class Summary:
-    """What a batch of scores looks like. Quantiles are None when nothing was scored."""
+    """What a batch of scores looks like (``BatchSummary.scores``). The statistics are over the
+    scored cases, and None when nothing was scored.
+
+    Attributes:
+        count: Cases, scored or not.
+        scored: Cases with a score.
+        failed: Cases without one (an error, or NaN).
+        mean: The mean score.
+        std: The standard deviation of the scores (population: divided by ``scored``).
+        minimum: The lowest score.
+        p25: The 25th percentile (linear interpolation, as numpy's default).
+        median: The median score.
+        p75: The 75th percentile.
+        maximum: The highest score.
+    """
 
     count: int
     scored: int
@@ -137,6 +151,8 @@ class BatchSummary:
 
     @property
     def pass_rate(self) -> float | None:
+        """``passed`` divided by every case, failed ones included (a failed case does not pass);
+        None for an empty batch."""
         return None if self.scores.count == 0 else self.passed / self.scores.count
 
     @property
