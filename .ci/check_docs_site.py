@@ -62,13 +62,10 @@ RESULT_MODELS = [
     ("summscore.comparison.RunCase", "reference/compare"),
     ("summscore.results.stats.Summary", "reference/results"),
 ]
-# Models a reference page shows whose fields are documented another way: the service's request
-# and response bodies are pydantic models whose fields carry their descriptions (the OpenAPI
-# document and the endpoints' table on the service's page show them).
-# The judge protocol's request and reply (summscore.judges.base) describe their fields in prose:
-# that file is one the real-model CI step watches, changed only with a real-model run.
+# Models a reference page shows whose fields are documented another way: the judge protocol's
+# request and reply (summscore.judges.base) describe their fields in prose: that file is one the
+# real-model CI step watches, changed only with a real-model run.
 NOT_RESULT_MODELS = (
-    "summscore.serve.models.",
     "summscore.judges.JudgeRequest",
     "summscore.judges.JudgeReply",
 )
@@ -152,6 +149,10 @@ def field_names(path: str) -> list[str]:
     cls = model_class(path)
     if cls is None:
         raise ValueError(f"{path} is no dataclass or pydantic model importable here")
+    return _fields_of(cls)
+
+
+def _fields_of(cls: type) -> list[str]:
     if hasattr(cls, "model_fields"):
         return list(cls.model_fields)
     return [f.name for f in dataclasses.fields(cls)]
@@ -203,22 +204,29 @@ def check(site: Path) -> list[str]:
         where = html_path.relative_to(site).as_posix()
         problems += [f"{where}: an unparsed '{m}:' section" for m in _UNPARSED.findall(html)]
         problems += [f"{where}: a raw Sphinx role '{m.group(0)}'" for m in _ROLE.finditer(html)]
-    for path, name in dict.fromkeys([*RESULT_MODELS, *shown_models(site)]):
+    models = dict.fromkeys([*RESULT_MODELS, *shown_models(site)])
+    documented = [c for path, _ in models if (c := model_class(path)) is not None]
+    for path, name in models:
         html = page(site, name)
         block = block_of(html, path)
         if block is None:
             problems.append(f"{name}: no section for {path}")
             continue
         rows = table_rows(block)
-        fields = field_names(path)
+        cls = model_class(path)
+        # What a class takes from another model documented on the site is documented there.
+        bases = [b for b in documented if cls is not None and b is not cls and issubclass(cls, b)]
+        inherited = {n for b in bases for n in (*_fields_of(b), *public_members(b))}
+        fields = [f for f in field_names(path) if f not in inherited]
         for field in fields:
             kind, text = rows.get(field, ("", ""))
             if field not in rows:
                 problems.append(f"{name}: {path} has no row for its field {field!r}")
             elif not kind or not text:
                 problems.append(f"{name}: {path}.{field} has no type or no description")
-        cls = model_class(path)
         for member in public_members(cls) if cls else []:
+            if member in inherited:
+                continue
             if member not in fields and f'id="{path}.{member}"' not in html:
                 problems.append(f"{name}: {path}.{member} is not on the page (no docstring?)")
     for module, name in MODULE_PAGES.items():

@@ -33,6 +33,7 @@ from .models import (
     HealthResponse,
     ScoreRequest,
     ScoreResponse,
+    given_options,
     server_models,
 )
 from .observe import CONTENT_TYPE_LATEST, Metrics, Observe, bounded
@@ -182,7 +183,7 @@ def create_app(scorer: SummarizationScorer, config: ServeConfig | None = None) -
 
     async def score(case: ScoreRequest) -> JSONAnswer:
         """Score one summary. A judge failure is still a 200: ``error`` set, ``score`` null."""
-        variant = runner.scorer_for(case.options.given() if case.options else {})
+        variant = runner.scorer_for(given_options(case.options))
         with runner.admit(1), runner.lane([case]):
             return JSONAnswer(await runner.within_deadline(runner.score(variant, case)))
 
@@ -307,9 +308,7 @@ async def _batch_case(
     id = item.get("id", index) if isinstance(item, dict) else index
     try:
         case = model.model_validate(item)
-        variant = runner.scorer_for(
-            case.options.given() if case.options else {}, prefix=f"{prefix}.options"
-        )
+        variant = runner.scorer_for(given_options(case.options), prefix=f"{prefix}.options")
     except ValidationError as exc:
         metrics.cases.labels("invalid").inc()
         _, message, _ = describe_errors(list(exc.errors()), prefix, runner)

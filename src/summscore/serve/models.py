@@ -30,6 +30,7 @@ __all__ = [
     "ScoreOptions",
     "ScoreRequest",
     "ScoreResponse",
+    "given_options",
 ]
 
 _NOT_BLANK = r"\S"  # JSON Schema patterns search: at least one non-space character
@@ -68,13 +69,6 @@ class _Options(BaseModel):
             raise ValueError("give n or maxQuestions, not both")
         return self
 
-    def given(self) -> dict[str, Any]:
-        """The options the request set, ``maxQuestions`` spelt ``n``."""
-        values = self.model_dump(exclude_none=True)
-        if "maxQuestions" in values:
-            values["n"] = values.pop("maxQuestions")
-        return values
-
 
 class ScoreOptions(_Options):
     """Preset options a request may set, where the server allows them (see ``/healthz``).
@@ -82,6 +76,18 @@ class ScoreOptions(_Options):
     Each applies only to the presets that have it; the server rejects the others by name.
     ``maxQuestions`` is Mastra's name for ``n``. A server's OpenAPI document lists only the
     options it accepts (see ``server_models``).
+
+    Attributes:
+        scale: mastra: the maximum score, e.g. 10.
+        n: deepeval / mastra: the questions to generate (at most the server's
+            ``max_questions``).
+        maxQuestions: Mastra 1.x's name for ``n`` (give one of the two).
+        version: mastra: the rule's version, ``"1.x"`` or ``"0.x"``.
+        threshold: deepeval: the pass mark, 0 to 1.
+        strict_mode: deepeval: strict mode (the pass mark is 1 and a score below it is 0).
+        coeff: ragas: the weight of conciseness, 0 to 1.
+        length_penalty: ragas: whether conciseness is blended in.
+        include_reason: deepeval / mastra: whether the judge writes a reason.
     """
 
     scale: _Positive | None = Field(None, description="mastra: maximum score, e.g. 10")
@@ -95,6 +101,15 @@ class ScoreOptions(_Options):
     coeff: _Unit | None = Field(None, description="ragas: weight of conciseness")
     length_penalty: _Flag | None = Field(None, description="ragas: blend in conciseness")
     include_reason: _Flag | None = Field(None, description="deepeval / mastra: write a reason")
+
+
+def given_options(options: BaseModel | None) -> dict[str, Any]:
+    """The options a request set (those it left out absent; none: empty), ``maxQuestions``
+    spelt ``n``: what the server's scorer takes."""
+    values = options.model_dump(exclude_none=True) if options is not None else {}
+    if "maxQuestions" in values:
+        values["n"] = values.pop("maxQuestions")
+    return values
 
 
 def _as_value_error(check: Any, value: Any) -> Any:
@@ -114,7 +129,15 @@ _CASES_SCHEMA = {
 
 
 class ScoreRequest(BaseModel):
-    """One case: a summary and the source it summarises."""
+    """One case: a summary and the source it summarises.
+
+    Attributes:
+        source: The source text, or a list of contexts (joined with a line break).
+        summary: The summary to score.
+        assessment_questions: Closed questions to check coverage with (default: generated).
+        id: Anything JSON; returned in the result as sent (a key in it masked).
+        options: The preset options this case sets (see ``ScoreOptions``).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -193,7 +216,12 @@ def server_models(
 
 
 class BatchRequest(BaseModel):
-    """Many cases. Each is checked on its own: a bad case gets a result with its error."""
+    """Many cases. Each is checked on its own: a bad case gets a result with its error.
+
+    Attributes:
+        cases: The cases (``ScoreRequest`` each, at most the server's ``max_batch``), scored
+            concurrently; the results come back in this order.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -201,27 +229,73 @@ class BatchRequest(BaseModel):
 
 
 class ScoreResponse(SummaryResult):
-    """``SummaryResult.to_dict()`` and the request's ``id``; ``score`` is null when ``error`` is set."""
+    """``SummaryResult.to_dict()`` and the request's ``id``; ``score`` is null when ``error`` is set.
+
+    Attributes:
+        score: The score, or null when ``error`` is set; the other fields are
+            ``SummaryResult``'s.
+        id: The request's ``id``, as sent (a key in it masked).
+    """
 
     score: float | None  # type: ignore[assignment]
     id: JsonValue = None
 
 
 class BatchResponse(BaseModel):
+    """The answer to ``POST /v1/score:batch``.
+
+    Attributes:
+        results: One ``ScoreResponse`` per case, in the order of the request's cases.
+    """
+
     results: list[ScoreResponse]
 
 
 class ErrorDetail(BaseModel):
+    """What went wrong with a request.
+
+    Attributes:
+        type: The kind of error, e.g. ``invalid_input``, ``invalid_json``, ``unauthorized``,
+            ``overloaded``.
+        message: What went wrong, for a person (no key in it).
+        field: The request field at fault, e.g. ``cases[2].summary`` (null: the request).
+    """
+
     type: str = Field(description="e.g. invalid_input, invalid_json, unauthorized, overloaded")
     message: str
     field: str | None = Field(None, description="the request field at fault, e.g. cases[2].summary")
 
 
 class ErrorBody(BaseModel):
+    """The body of every error response (4xx and 5xx).
+
+    Attributes:
+        error: What went wrong.
+    """
+
     error: ErrorDetail
 
 
 class HealthResponse(BaseModel):
+    """The answer to ``GET /healthz``: what the server scores with and how busy it is.
+
+    Attributes:
+        status: ``"ok"`` while the server takes requests.
+        preset: The preset it scores with (``ragas``, ``deepeval`` or ``mastra``).
+        judge: The judge's name (the offline judge's, or the model and host of a server).
+        prompt_set: The prompt set the judge is asked with.
+        version: summscore's version.
+        options: The server's preset options.
+        request_options: The options a request may set.
+        max_questions: The most questions a request may ask for (``n``).
+        max_batch: The most cases in one batch.
+        max_concurrency: Cases judged at once, shared by all requests.
+        max_queue: Cases waiting beyond that before a 503.
+        in_flight: Cases being judged now.
+        queued: Cases waiting now.
+        request_timeout: Seconds a request may take before a 504 (null: no deadline).
+    """
+
     status: str
     preset: str
     judge: str
