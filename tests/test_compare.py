@@ -174,6 +174,8 @@ def test_the_evidence_that_changed_is_kept_per_case() -> None:
     assert case.status == "regressed" and case.pass_change == "pass -> fail"
     assert case.new_unsupported_claims == ("Founded in 1999.",)
     assert case.newly_missed_questions == ("Q2?",) and case.now_covered_questions == ("Q1?",)
+    assert case.resolved_claims == ()  # the candidate still makes the old claim
+    assert compare(candidate, base).cases[0].resolved_claims == ("Founded in 1999.",)
     assert case.to_dict()["base_reason"] == "fine" and case.to_dict()["candidate_reason"] == "worse"
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,12 @@ from .values import finite, json_id
 __all__ = ["CaseChange", "MetricChange", "PassRateChange", "Verdict"]
 
 _SLACK = 1e-9  # differences this small are rounding, not a change
+
+
+def _absent(items: Iterable[str], others: Iterable[str]) -> tuple[str, ...]:
+    """``items`` that ``others`` lacks, in their order."""
+    known = set(others)
+    return tuple(item for item in items if item not in known)
 
 
 @dataclass(frozen=True)
@@ -63,26 +70,22 @@ class CaseChange:
     def new_unsupported_claims(self) -> tuple[str, ...]:
         """Claims the candidate's summary makes that the judge did not find supported, and that
         the base summary's unsupported claims do not include."""
-        known = set(self.base.unsupported_claims)
-        return tuple(c for c in self.candidate.unsupported_claims if c not in known)
+        return _absent(self.candidate.unsupported_claims, self.base.unsupported_claims)
 
     @property
     def newly_missed_questions(self) -> tuple[str, ...]:
         """Key points (questions the source answers) the candidate misses and the base did not."""
-        known = set(self.base.missed_questions)
-        return tuple(q for q in self.candidate.missed_questions if q not in known)
+        return _absent(self.candidate.missed_questions, self.base.missed_questions)
 
     @property
     def resolved_claims(self) -> tuple[str, ...]:
         """The base's unsupported claims the candidate no longer makes."""
-        now = set(self.candidate.unsupported_claims)
-        return tuple(c for c in self.base.unsupported_claims if c not in now)
+        return _absent(self.base.unsupported_claims, self.candidate.unsupported_claims)
 
     @property
     def now_covered_questions(self) -> tuple[str, ...]:
         """Key points the base missed and the candidate covers."""
-        now = set(self.candidate.missed_questions)
-        return tuple(q for q in self.base.missed_questions if q not in now)
+        return _absent(self.base.missed_questions, self.candidate.missed_questions)
 
     def to_dict(self) -> dict[str, Any]:
         """The case as the JSON object lists it (``worst_regressions``): both scores, the
