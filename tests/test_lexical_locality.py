@@ -159,6 +159,31 @@ def test_a_source_with_unicode_spaces_reads_as_one_with_spaces(preset: str, spac
     assert all(space not in q.question for q in spaced.questions)
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("invisible", ["\u200b", "\u2060"])
+def test_zero_width_characters_after_spaces_read_as_nothing(preset: str, invisible: str) -> None:
+    # A zero-width space (or word joiner) after each space, as some web pages write them: the
+    # summary's copied claim became "no" (deepeval 0.333 -> 0.0) and its questions unanswered.
+    source = (
+        "Northwind Airlines carried 18.4 million passengers in 2024, up 6% from a year earlier. "
+        "Chief executive Rafael Okonkwo said the airline will not raise fares this summer."
+    )
+    summary = "Northwind Airlines carried 18.4 million passengers in 2024, up 6%."
+    plain = _score(preset, source, summary)
+    for hidden in (
+        (source.replace(" ", " " + invisible), summary),
+        (source, summary.replace(" ", " " + invisible)),
+    ):
+        marked = _score(preset, *hidden)
+        assert [(c.verdict, c.support) for c in marked.claims] == [
+            (c.verdict, c.support) for c in plain.claims
+        ]
+        assert _answers(marked) == _answers(plain)
+        assert marked.qa_score == plain.qa_score
+        if preset != "ragas":
+            assert marked.score == plain.score
+
+
 def test_curly_quotes_and_line_endings_read_as_straight_ones() -> None:
     source = 'The mayor said: "The bridge will reopen on Monday."\r\nWork began in May.'
     curly = "The mayor said: \u201cThe bridge will reopen on Monday.\u201d\rWork began in May."

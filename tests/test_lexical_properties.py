@@ -107,6 +107,9 @@ ENCODINGS = {
     "thin spaces": _spaces("\u2009"),
     "ideographic spaces": _spaces("\u3000"),
     "curly quotes": _curly,
+    # Invisible characters that web pages put after spaces (a zero-width space, a word joiner).
+    "zero-width spaces": lambda text: text.replace(" ", " \u200b"),
+    "word joiners": lambda text: text.replace(" ", "\u2060 "),
     "CRLF": lambda text: text.replace("\n", "\r\n"),
     "CR": lambda text: text.replace("\n", "\r"),
 }

@@ -12,8 +12,8 @@ text and the same text in another encoding are judged alike:
   letters of a ligature or a Roman numeral, a CJK radical as its ideograph, every Unicode space
   as a space, "…" as "...";
 * curly and low quotes as straight ones, guillemets as double quotes;
-* CRLF, CR, the line and paragraph separators and NEL as a line feed; a soft hyphen or a byte
-  order mark, which nobody reads, dropped;
+* CRLF, CR, the line and paragraph separators and NEL as a line feed; a soft hyphen, a byte
+  order mark, a zero-width space or a word joiner, which nobody sees, dropped;
 * the layout of the lines (``layout``): a run of spaces and tabs is one space, a line break
   inside a paragraph is one space (text wrapped by a PDF extractor or an editor: "14 \nmillion"
   is "14 million"), a blank line (with or without spaces on it) is one paragraph break, and a
@@ -39,7 +39,10 @@ _QUOTES = {
     **dict.fromkeys("\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033", '"'),
 }
 _LINES = dict.fromkeys("\u2028\u2029\x85", "\n")
-_INVISIBLE = dict.fromkeys("\u00ad\ufeff", "")
+# Characters nobody sees: a soft hyphen, a byte order mark, a zero-width space and a word joiner
+# (web pages put the last two after or inside words). Zero-width (non-)joiners, which change
+# how Persian, Indic and emoji text is drawn, stay.
+_INVISIBLE = dict.fromkeys("\u00ad\ufeff\u200b\u2060", "")
 # The blocks that hold every character folded: Latin-1 and Latin Extended (no-break space,
 # ligatures such as "Ĳ"), the Ogham space mark, general punctuation and letterlike symbols
 # (spaces, quotes, "…", "ℝ"), Roman numerals ("Ⅻ"), the CJK radicals, the ideographic space, alphabetic presentation forms ("ﬁ"),
