@@ -189,6 +189,27 @@ def test_a_workbook_that_inflates_to_one_huge_cell_is_refused(tmp_path: Path) ->
         open_records(inline)
 
 
+def test_a_cell_cut_into_rich_text_runs_is_refused_as_one_huge_cell(tmp_path: Path) -> None:
+    """A text cut into thousands of runs (``<r><t>...</t></r>``) has no long stretch between two
+    tags, so it passed the scan, and openpyxl joined it whole: 3,000 runs of 64 KiB, a 215 kB
+    workbook, peaked at 834 MB before its row failed. It is refused like one huge cell, inline
+    or in the table of shared text."""
+    pytest.importorskip("openpyxl")
+    runs = b"<r><t>" + b"A" * 2**16 + b"</t></r>"
+    inline = _workbook(
+        tmp_path / "runs.xlsx",
+        [_HEADER, b'<row r="2"><c r="A2" t="inlineStr"><is>', *[runs] * 300, b"</is></c></row>"],
+        [b"source", b"summary"],
+    )
+    assert inline.stat().st_size < 200_000
+    with pytest.raises(InputError, match="holds a cell longer than 2,000,000"):
+        open_records(inline)
+    shared = tmp_path / "shared_runs.xlsx"
+    _workbook(shared, _HEADER + _ROW, [b"source", b"summary", b"</t>" + runs * 300 + b"<t>", b"x"])
+    with pytest.raises(InputError, match="table of shared text is longer than 2,000,000"):
+        open_records(shared)
+
+
 def test_an_empty_cell_flood_is_refused_before_it_is_walked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

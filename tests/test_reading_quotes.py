@@ -58,3 +58,44 @@ def test_two_unclosed_quotes_fail_two_rows_and_keep_the_others(tmp_path: Path) -
     assert [r.id for r in rows] == [f"r{i}" for i in range(8)]
     assert [r.id for r in rows if r.error] == ["r1", "r5"]
     assert [r.where for r in rows] == [f"line {i + 2}" for i in range(8)]
+
+
+def test_an_unclosed_quote_past_the_cell_cap_loses_no_row_after_it(tmp_path: Path) -> None:
+    # The open cell reached the 2,000,000-character cap before the file ended: the csv module
+    # stopped there and the rows it had swallowed (about 2 MB of them) were lost, the row told
+    # only that its cell was too long.
+    text = "The mill closed in 1990 after a long decline of the wool trade in the valley. " * 5
+    lines = [_line("csv", f"r{i}", text, "It closed.") for i in range(6_000)]
+    lines[3] = _line("csv", "r3", '"' + text, "It closed.")  # never closes
+    path = tmp_path / "data.csv"
+    path.write_text(_HEADER["csv"] + "".join(lines), encoding="utf-8")
+    rows = list(read_rows(path))
+    assert [r.id for r in rows] == [f"r{i}" for i in range(6_000)]
+    assert [r.id for r in rows if r.error] == ["r3"]
+    assert "line 5" in str(rows[3].error) and "read again" in str(rows[3].error)
+
+
+def test_a_row_of_many_quoted_cells_with_line_breaks_is_capped_as_it_is_read(
+    tmp_path: Path,
+) -> None:
+    # Each cell is under the cell cap, but the record was held whole (lines and cells) until
+    # it ended: 150 MB of such cells in one row peaked at 750 MB. Past the line cap it fails,
+    # and its lines are read again as rows, so the row after it is still read.
+    from summscore.files import delimited
+
+    cell = '"' + ("a" * 99 + "\n") * 100 + '"'  # 10,000 characters over 100 lines
+    path = tmp_path / "data.csv"
+    path.write_text(
+        "id,source,summary\nwide," + ",".join([cell] * 12) + "\n"
+        'last,"The mill closed.","It closed."\n',
+        encoding="utf-8",
+    )
+    cap = delimited.MAX_LINE_CHARS
+    try:
+        delimited.MAX_LINE_CHARS = 50_000  # five cells' worth: the cap, scaled down
+        rows = list(read_rows(path))
+    finally:
+        delimited.MAX_LINE_CHARS = cap
+    assert rows[0].id == "wide" and "characters of lines" in str(rows[0].error)
+    assert rows[-1].id == "last" and rows[-1].error is None
+    assert rows[-1].source == "The mill closed."

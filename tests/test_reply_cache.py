@@ -245,3 +245,39 @@ def test_the_offline_judges_version_follows_its_code_and_summscores_version(
     assert "summscore 99.0" in cache_identity(judge)
     sys.modules.pop("offline_judge_pkg", None)
     sys.modules.pop("offline_judge_pkg._rules", None)
+
+
+def test_a_cascade_judge_s_cache_identity_carries_the_offline_judge_s_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cascade's sure answers come from the offline judge's code, not from its LLM: an upgrade
+    that changes that code must not be served the older judge's answers (the identity was the
+    cascade's name alone, its version None as for an LLM)."""
+    from summscore.calls import reply_cache
+    from summscore.calls.reply_cache import cache_identity, judge_version
+    from summscore.judges import LexicalJudge
+    from summscore.judges.cascade import CascadeJudge
+
+    cascade = CascadeJudge(ScriptedJudge(ragas_script()), threshold=0.8)
+    identity = cache_identity(cascade)
+    assert identity.startswith(cascade.name + " [")
+    assert judge_version(LexicalJudge()) in identity  # summscore's version and the code digest
+    assert cache_identity(cascade.llm_judge) in identity
+
+    monkeypatch.setattr(reply_cache, "__version__", "99.0")
+    reply_cache._code_digest.cache_clear()
+    assert cache_identity(cascade) != identity and "summscore 99.0" in cache_identity(cascade)
+    reply_cache._code_digest.cache_clear()
+
+
+def test_a_cascade_judge_s_cache_identity_keeps_its_threshold_without_the_address() -> None:
+    """The address was cut from the first "@" to the end of the name, and the threshold with it:
+    a cascade at 0.5 and one at 0.95 shared their cached answers."""
+    from summscore.calls.reply_cache import cache_identity
+    from summscore.judges.cascade import CascadeJudge
+
+    llm = ScriptedJudge(ragas_script())
+    llm.name = "openai:gpt-4o-mini@127.0.0.1:8099"
+    low, high = CascadeJudge(llm, threshold=0.5), CascadeJudge(llm, threshold=0.95)
+    assert cache_identity(low) != cache_identity(high)
+    assert "threshold=0.5" in cache_identity(low) and "127.0.0.1" not in cache_identity(low)

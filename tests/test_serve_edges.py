@@ -68,6 +68,23 @@ async def test_in_a_batch_a_case_with_a_lone_surrogate_costs_the_others_nothing(
     assert any("\udfff" in claim["claim"] for claim in results[1]["claims"])
 
 
+@pytest.mark.parametrize("where", ["source", "sources", "output"])
+async def test_promptfoo_grades_a_case_with_a_lone_surrogate_as_score_does(where: str) -> None:
+    # The grading result's reason and missed questions quote the source: a plain JSONResponse
+    # could not encode the surrogate and answered 500 "internal error".
+    source = SOURCE.replace("approved", "approved \ud800")
+    output = SUMMARY.replace("budget", "budget \udfff") if where == "output" else SUMMARY
+    given: Any = source if where == "source" else [source] if where == "sources" else SOURCE
+    body = json.dumps({"output": output, "context": {"vars": {"source": given}}})
+    async with _client(_app("deepeval")) as client:
+        response = await client.post("/v1/promptfoo", content=body, headers=JSON)
+    assert response.status_code == 200, response.text
+    graded = json.loads(response.content)  # strict UTF-8 on the wire, the escape inside
+    assert isinstance(graded["score"], float) and isinstance(graded["pass"], bool)
+    if where != "output":  # the missed question quotes the source as sent
+        assert "\ud800" in json.dumps(graded["metadata"], ensure_ascii=False)
+
+
 async def test_an_internal_error_is_logged_bounded_without_the_body(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

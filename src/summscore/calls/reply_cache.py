@@ -23,6 +23,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -41,6 +42,7 @@ __all__ = ["ReplyCache", "cache_identity", "default_cache_dir", "judge_version"]
 
 _SCHEMA_VERSION = 2
 
+_ADDRESS = re.compile(r"@[^\s,()\[\]{}]+")  # "@127.0.0.1:8099" in a judge's name
 # Options of a judge that change its answers, read off the judge when it has them.
 _ANSWER_OPTIONS = ("model", "temperature", "max_tokens", "system_prompt", "extra_body")
 
@@ -53,7 +55,8 @@ def cache_identity(judge: Any) -> str:
     explicit = getattr(judge, "cache_identity", None)
     if isinstance(explicit, str) and explicit:
         return explicit
-    name = str(getattr(judge, "name", type(judge).__name__)).split("@", 1)[0]
+    # (a cascade's name holds its LLM's address inside: only the address goes, not the rest)
+    name = _ADDRESS.sub("", str(getattr(judge, "name", type(judge).__name__)))
     options = {k: getattr(judge, k) for k in _ANSWER_OPTIONS if hasattr(judge, k)}
     if options:
         name += " " + json.dumps(options, sort_keys=True, ensure_ascii=False, default=str)
@@ -71,6 +74,10 @@ def judge_version(judge: Any) -> str | None:
     explicit = getattr(judge, "version", None)
     if isinstance(explicit, str) and explicit:
         return explicit
+    from ..judges.cascade import CascadeJudge
+
+    if isinstance(judge, CascadeJudge):  # its sure answers come from the offline judge's code
+        return f"llm {cache_identity(judge.llm_judge)}; offline {judge_version(judge.offline)}"
     if getattr(judge, "reads_prompts", True) is not False:
         return None
     return f"summscore {__version__}, code {_code_digest(type(judge).__module__)}"

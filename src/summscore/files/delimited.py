@@ -147,16 +147,25 @@ def _delimited_rows(
                 cells = next(reader)
             except StopIteration:
                 return
+            except _RecordTooLong:
+                number += 1
+                first = lines.read_again_after_first(reader.dialect)
+                yield Record(number, f"line {start}", _fields(names, first), _RECORD_TOO_LONG)
+                continue
             except LineTooLong as exc:
                 number += 1
                 yield Record(number, f"line {exc.number}", problem=exc.problem())
                 continue
             except csv.Error as exc:
                 number += 1
-                problem = f"is not valid CSV ({exc})"
-                if "field larger than field limit" in str(exc):
-                    problem = cell_too_long(MAX_CELL_CHARS)
-                yield Record(number, f"line {start}", problem=problem)
+                if "field larger than field limit" not in str(exc):
+                    yield Record(number, f"line {start}", problem=f"is not valid CSV ({exc})")
+                elif lines.several_lines:  # (perhaps a quote that never closes: read them again)
+                    first = lines.read_again_after_first(reader.dialect)
+                    problem = f"{cell_too_long(MAX_CELL_CHARS)}; {_READ_AGAIN}"
+                    yield Record(number, f"line {start}", _fields(names, first), problem)
+                else:
+                    yield Record(number, f"line {start}", problem=cell_too_long(MAX_CELL_CHARS))
                 continue
             except (OSError, EOFError, zlib.error, UnicodeError) as exc:
                 yield Record(number + 1, f"line {start}", problem=damaged(path, exc))
@@ -186,6 +195,21 @@ _UNCLOSED = (
 )
 
 
+_READ_AGAIN = (
+    "its cells run over several lines (a quote that never closes?): the lines after its first "
+    "are read again as rows of their own"
+)
+_RECORD_TOO_LONG = (
+    f"runs over more than {MAX_LINE_CHARS:,} characters of lines, the most summscore reads for "
+    f"one row; {_READ_AGAIN}"
+)
+
+
+class _RecordTooLong(LineTooLong):
+    """A record whose lines (a quoted cell with line breaks, or many) run past the line cap:
+    each cell may be within ``MAX_CELL_CHARS``, but the record is held whole until it ends."""
+
+
 class _LineFeed:
     """The lines of a CSV file for ``csv.reader``, keeping those of the record being read (one
     line, or several for a quoted cell with line breaks) so that a record read wrongly past an
@@ -197,6 +221,7 @@ class _LineFeed:
         self._again: deque[tuple[int, str]] = deque()  # lines to give out again, numbered
         self._taken: list[tuple[int, str]] = []
         self._ended = False
+        self._chars = 0  # of the record being read
         self.count = 0
 
     def __iter__(self) -> _LineFeed:
@@ -213,6 +238,9 @@ class _LineFeed:
                 raise
             self.count = self._lines.count
         self._taken.append((self.count, line))
+        self._chars += len(line)
+        if self._chars > MAX_LINE_CHARS and len(self._taken) > 1:
+            raise _RecordTooLong(self.count, MAX_LINE_CHARS)  # read again from its 2nd line
         return line
 
     @property
@@ -223,6 +251,12 @@ class _LineFeed:
     def begin_record(self) -> None:
         self._taken.clear()
         self._ended = False
+        self._chars = 0
+
+    @property
+    def several_lines(self) -> bool:
+        """Whether the record being read took more than one line."""
+        return len(self._taken) > 1
 
     def unclosed_quote(self, dialect: Any) -> bool:
         """Whether the record just read ran past a quote that never closes: the file ended

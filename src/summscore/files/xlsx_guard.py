@@ -7,7 +7,9 @@ part inflates to is bounded by the size its zip entry declares, which ``zipfile`
 
 * the table of shared text (which openpyxl holds whole) at most ``MAX_SHARED_BYTES``;
 * no text in it or in a sheet longer than ``4 * MAX_CELL_CHARS`` bytes (a cell past
-  ``limits.MAX_CELL_CHARS`` characters, in any UTF-8);
+  ``limits.MAX_CELL_CHARS`` characters, in any UTF-8), and no cell (or entry of the shared text)
+  whose XML is longer than ``MAX_CELL_XML_BYTES``: a text cut into thousands of rich-text runs
+  (``<r><t>...</t></r>``) has no long run between two tags, yet openpyxl joins it whole;
 * a sheet with more than ``FLOOD_CELLS`` cells of which fewer than one in
   ``FLOOD_RATIO`` holds a value is an empty-cell flood, not data.
 """
@@ -25,11 +27,15 @@ __all__ = ["FLOOD_CELLS", "FLOOD_RATIO", "MAX_SHARED_BYTES", "check_sheet", "che
 
 MAX_SHARED_BYTES = 256 * 2**20
 MAX_TEXT_BYTES = 4 * MAX_CELL_CHARS  # UTF-8 takes at most 4 bytes a character
+MAX_CELL_XML_BYTES = 2 * MAX_TEXT_BYTES  # a cell's markup and text together
 FLOOD_CELLS = 5_000_000
 FLOOD_RATIO = 20
 _CHUNK = 1 << 20
 _CELLS = (b"<c ", b"<c>", b"<c/>")
 _VALUES = (b"<v>", b"<v ", b"<is>", b"<is ")
+# Where a sheet's cell, or an entry of the shared text, may end.
+_CELL_STARTS = (b"<c ", b"<c>", b"<c/", b"<row ", b"<row>", b"</row>", b"</sheetData>")
+_ENTRY_STARTS = (b"<si>", b"<si ", b"<si/", b"</sst>")
 _SAVE_AS_CSV = "open it in Excel or LibreOffice and save the sheet as CSV"
 
 
@@ -68,14 +74,15 @@ def check_workbook(path: Path) -> None:
 def check_sheet(path: Path, name: str, part: IO[bytes]) -> None:
     """Refuse the sheet in the workbook's part ``name`` (its XML, ``part``) if it holds an
     over-long text or is an empty-cell flood."""
-    cells = values = run = longest = 0
+    cells = values = run = longest = span = 0
     tail = b""
     while chunk := part.read(_CHUNK):
         text = tail + chunk
         cells += sum(map(text.count, _CELLS))
         values += sum(map(text.count, _VALUES))
         run, longest = _runs(chunk, run, longest)
-        if longest > MAX_TEXT_BYTES:
+        span, widest = _spans(chunk, span, _CELL_STARTS)
+        if longest > MAX_TEXT_BYTES or widest > MAX_CELL_XML_BYTES:
             raise InputError(
                 f"{path}: the sheet in {name} holds a cell longer than {MAX_CELL_CHARS:,} "
                 "characters, the most summscore reads in one cell (a zip bomb, or text no "
@@ -92,12 +99,29 @@ def check_sheet(path: Path, name: str, part: IO[bytes]) -> None:
 
 
 def _longest_text(part: IO[bytes]) -> int:
-    run = longest = 0
+    """The longest text of the shared text, in bytes; past the cap as soon as one of its
+    entries' XML is longer than ``MAX_CELL_XML_BYTES``."""
+    run = longest = span = 0
     while chunk := part.read(_CHUNK):
         run, longest = _runs(chunk, run, longest)
+        span, widest = _spans(chunk, span, _ENTRY_STARTS)
+        if widest > MAX_CELL_XML_BYTES:
+            return MAX_TEXT_BYTES + 1
         if longest > MAX_TEXT_BYTES:
             break
     return longest
+
+
+def _spans(chunk: bytes, span: int, starts: tuple[bytes, ...]) -> tuple[int, int]:
+    """The bytes since the last of ``starts`` at the end of ``chunk`` (``span`` of them before
+    it), and the widest stretch without one that ends in it: an upper bound of a cell's XML (a
+    stretch inside one piece is at most 1 MiB, far under the cap: only those across pieces
+    matter)."""
+    found = [at for at in map(chunk.find, starts) if at >= 0]
+    if not found:
+        return span + len(chunk), span + len(chunk)
+    last = max(map(chunk.rfind, starts))
+    return len(chunk) - last, span + min(found)
 
 
 def _runs(chunk: bytes, run: int, longest: int) -> tuple[int, int]:

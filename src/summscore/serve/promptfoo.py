@@ -30,12 +30,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..adapters.promptfoo import case_texts, grading_result
 from ..results import SummaryResult
-from .errors import ApiError
+from .errors import ApiError, JSONAnswer
 from .models import ScoreRequest
 from .runner import Runner
 
@@ -125,21 +124,21 @@ def add_promptfoo_route(
             description="the test variable holding the source",
         ),
         threshold: float | None = Query(None, description="the pass mark (default: the preset's)"),
-    ) -> JSONResponse:
+    ) -> JSONAnswer:
         """Grade promptfoo's output against the test's source variable."""
         _check_query(request)
         try:  # the Python assertion's checks and words (adapters/promptfoo.py)
             source, summary = case_texts(body.context, body.output, source_var_name)
             case = ScoreRequest.model_validate({"source": source, "summary": summary})
         except (TypeError, ValueError) as exc:  # a ValidationError is a ValueError
-            return JSONResponse(grading_result(runner.scorer.failed_result(exc), threshold))
+            return JSONAnswer(grading_result(runner.scorer.failed_result(exc), threshold))
         key = json.dumps([case.source, case.summary])  # promptfoo's retries: the same case
         data = await runner.within_deadline(once.run(key, lambda: judge(case)))
         score = data["score"]
         result = SummaryResult.model_validate(
             {**data, "score": math.nan if score is None else score}
         )
-        return JSONResponse(grading_result(result, threshold))
+        return JSONAnswer(grading_result(result, threshold))
 
 
 _QUERY = ("source_var", "threshold")
