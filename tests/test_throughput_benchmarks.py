@@ -274,3 +274,53 @@ def test_the_service_figure_names_the_machine_but_not_the_load(
     text = path.read_text("utf-8")
     assert "| SIGTERM to exit, idle | 0.3 s |" in text and "| small requests, alone |" in text
     assert "cores" in text and "load average" not in text
+
+
+# ------------------------------------------- deepeval_test_run.py: assert_test under test run
+
+import deepeval_test_run  # noqa: E402
+
+
+def test_a_test_run_row_gives_ratios_calls_failures_and_agreement(tmp_path: Path) -> None:
+    report = tmp_path / "junit.xml"
+    report.write_text(
+        '<testsuites><testsuite><testcase name="test_summary[a]" time="1.5"/>'
+        '<testcase name="test_summary[b]" time="0.5"><failure message="x"/></testcase>'
+        "</testsuite></testsuites>",
+        encoding="utf-8",
+    )
+    found, seconds = deepeval_test_run.outcomes(report)
+    assert found == {"test_summary[a]": "passed", "test_summary[b]": "failed"} and seconds == 2.0
+    assert deepeval_test_run.outcomes(tmp_path / "none.xml")[0] == {}  # the run broke: no tests
+
+    def run(seconds: float, tests: float, outcome_b: str, rejected: int = 0) -> Any:
+        outcomes = {"test_summary[a]": "passed", "test_summary[b]": outcome_b}
+        return deepeval_test_run.Run(seconds, tests, 14, rejected, 1, outcomes)
+
+    pairs = [
+        (run(20.0, 10.0, "failed", 2), run(10.0, 5.0, "failed")),
+        (run(12.0, 8.0, "failed"), run(12.0, 4.0, "passed")),
+        (run(15.0, 9.0, "error", 3), run(10.0, 6.0, "failed")),
+    ]
+    line = deepeval_test_run.table_row("2 x 1", "deepeval test run", "per test", pairs)
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[:3] == ["2 x 1", "deepeval test run", "per test"]
+    assert cells[3] == "1.50x (1.00-2.00)" and cells[4] == "2.00x (1.50-2.00)"
+    assert cells[5:] == ["7.500 / 5.000", "14 / 14", "2 / 0", "3 / 2", "5 of 6"]
+
+
+def test_a_test_run_subprocess_reaches_no_confident_ai_and_runs_this_worktrees_code(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CONFIDENT_API_KEY", "confident-key")
+    monkeypatch.setenv("DEEPEVAL_TELEMETRY_OPT_OUT", "0")
+    env = deepeval_test_run.environment(tmp_path, tmp_path / "bytecode")
+    assert "CONFIDENT_API_KEY" not in env and env["DEEPEVAL_TELEMETRY_OPT_OUT"] == "1"
+    assert env["HOME"] == str(tmp_path) and env["DEEPEVAL_HOME"].startswith(str(tmp_path))
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(ROOT / "src")
+    text = (
+        deepeval_test_run.write_tests(tmp_path, "face", "module", "http://h/v1", [["s", "t"]])
+    ).read_text(encoding="utf-8")
+    assert "from summscore.deepeval import SummarizationMetric" in text
+    assert "METRIC = make_metric()" in text and "[METRIC]" in text
+    compile(text, "test_summaries.py", "exec")
