@@ -50,3 +50,17 @@ def test_a_model_with_its_own_http_client_is_used_as_given(judge_server: Any) ->
     assert not pools_clients(model)
     face = SummarizationMetric(model=model)
     assert type(face.scorer.judge).__name__ == "DeepEvalJudge"
+
+
+def test_choosing_the_client_pool_raises_no_deprecation_warning(judge_server: Any) -> None:
+    # deepeval 4 keeps ``GPTModel`` as a deprecated alias of ``OpenAIModel`` whose look-up
+    # warns: the face looked it up to recognise the model, so every test of a user's suite that
+    # built the metric showed "'GPTModel' is deprecated", pointing at summscore's code.
+    import warnings
+
+    model = deepeval_model(judge_server)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        face = SummarizationMetric(model=model)
+    assert [str(w.message) for w in caught] == []
+    assert type(face.scorer.judge).__name__ == "PooledClientJudge"

@@ -20,15 +20,29 @@ __all__ = ["PooledClientJudge", "pools_clients"]
 
 def pools_clients(model: Any) -> bool:
     """A deepeval OpenAI model that would build a client per call (and takes a shared one)."""
-    try:
-        from deepeval.models import GPTModel
-    except ImportError:  # pragma: no cover - an older deepeval
-        return False
     return (
-        type(model) is GPTModel
+        type(model) is _openai_model_class()
         and hasattr(model, "async_http_client")
         and model.async_http_client is None
     )
+
+
+def _openai_model_class() -> type | None:
+    """deepeval's OpenAI model class: ``OpenAIModel`` from deepeval 4 on, where the name
+    ``GPTModel`` is only a deprecated alias whose look-up warns (the warning would name this
+    module in every user's test run), ``GPTModel`` before."""
+    try:
+        from deepeval.models import OpenAIModel
+
+        return OpenAIModel
+    except ImportError:  # deepeval 3
+        pass
+    try:
+        from deepeval.models import GPTModel
+
+        return GPTModel
+    except ImportError:  # pragma: no cover - a deepeval without either
+        return None
 
 
 class PooledClientJudge(DeepEvalJudge):
