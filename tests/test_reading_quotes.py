@@ -76,7 +76,7 @@ def test_an_unclosed_quote_past_the_cell_cap_loses_no_row_after_it(tmp_path: Pat
 
 
 def test_a_row_of_many_quoted_cells_with_line_breaks_is_capped_as_it_is_read(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each cell is under the cell cap, but the record was held whole (lines and cells) until
     # it ended: 150 MB of such cells in one row peaked at 750 MB. Past the line cap it fails,
@@ -90,12 +90,8 @@ def test_a_row_of_many_quoted_cells_with_line_breaks_is_capped_as_it_is_read(
         'last,"The mill closed.","It closed."\n',
         encoding="utf-8",
     )
-    cap = delimited.MAX_LINE_CHARS
-    try:
-        delimited.MAX_LINE_CHARS = 50_000  # five cells' worth: the cap, scaled down
-        rows = list(read_rows(path))
-    finally:
-        delimited.MAX_LINE_CHARS = cap
+    monkeypatch.setattr(delimited, "MAX_LINE_CHARS", 50_000)  # five cells: the cap, scaled down
+    rows = list(read_rows(path))
     assert rows[0].id == "wide" and "characters of lines" in str(rows[0].error)
     assert rows[-1].id == "last" and rows[-1].error is None
     assert rows[-1].source == "The mill closed."

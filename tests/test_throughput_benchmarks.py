@@ -30,6 +30,7 @@ def test_lexical_workers_gives_the_same_numbers_on_two_workers() -> None:
 # ------------------------------------------------- throughput.py --faces: the plan and the table
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
+import deepeval_test_run  # noqa: E402
 import loop_plan  # noqa: E402
 import loop_runners  # noqa: E402
 import throughput  # noqa: E402
@@ -277,8 +278,6 @@ def test_the_service_figure_names_the_machine_but_not_the_load(
 
 
 # ------------------------------------------- deepeval_test_run.py: assert_test under test run
-
-import deepeval_test_run  # noqa: E402
 
 
 def test_a_test_run_row_gives_ratios_calls_failures_and_agreement(tmp_path: Path) -> None:
