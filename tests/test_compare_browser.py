@@ -9,8 +9,6 @@ skipped elsewhere. Leaves summscore-out/compare-1280.png and summscore-out/compa
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,46 +18,18 @@ import pytest
 from summscore.comparison import compare
 from summscore.comparison.report import PAGE_SIZE, write_comparison_report
 
+from .chromium import chromium, js, screen, wait
 from .test_compare_report import HOSTILE, KEY, comparison_cases
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if CHROMIUM is None or DRIVER is None:
-        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="summscore-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        "--window-size=1280,900",
-    ):
-        options.add_argument(flag)
-    # Console messages and every network event of the page, to read back.
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    try:
+    with chromium(1280, logs=True) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -71,35 +41,17 @@ def comparison() -> Any:
 def page(browser: Any, comparison: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     path = tmp_path_factory.mktemp("compare") / "comparison.html"
     write_comparison_report(path, comparison)
-    _metrics(browser, 1280)
+    screen(browser, 1280)
     browser.get_log("browser")  # (what the blank start page logged)
     browser.get_log("performance")
     browser.get(path.as_uri())
-    _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
     browser.page_uri = path.as_uri()
     return browser
 
 
-def _metrics(driver: Any, width: int) -> None:
-    driver.set_window_size(width, 900)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-    )
-
-
-def _wait(driver: Any, condition: Any) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(driver, 30).until(condition)
-
-
-def _js(driver: Any, script: str) -> Any:
-    return driver.execute_script(script)
-
-
 def _rows(driver: Any, table: str) -> list[dict[str, Any]]:
-    return _js(
+    return js(
         driver,
         f"return Array.from(document.querySelectorAll('#{table} tbody tr')).map(r => ({{"
         "id: r.cells[0].textContent, d: parseFloat(r.cells[3].textContent)}))",
@@ -108,15 +60,15 @@ def _rows(driver: Any, table: str) -> list[dict[str, Any]]:
 
 def _search(driver: Any, table: str, text: str) -> int:
     """Type ``text`` into a table's search box, wait for the list; returns the match count."""
-    _js(
+    js(
         driver,
         f"var root = document.getElementById('{table}'); var c = root.querySelector('.count');"
         "c.dataset.matching = 'pending'; var q = root.querySelector('input[type=search]');"
         f"q.value = {json.dumps(text)}; q.dispatchEvent(new Event('change'));",
     )
     count = f"return document.querySelector('#{table} .count').dataset.matching"
-    _wait(driver, lambda d: _js(d, count) != "pending")
-    return int(_js(driver, count))
+    wait(driver, lambda d: js(d, count) != "pending")
+    return int(js(driver, count))
 
 
 def test_it_renders_with_no_console_error_and_no_request(page: Any) -> None:
@@ -128,25 +80,25 @@ def test_it_renders_with_no_console_error_and_no_request(page: Any) -> None:
         if message["method"] == "Network.requestWillBeSent":
             requested.append(message["params"]["request"]["url"])
     assert requested == [page.page_uri]  # the file itself, nothing else
-    assert _js(page, "return performance.getEntriesByType('resource').length") == 0
+    assert js(page, "return performance.getEntriesByType('resource').length") == 0
 
 
 def test_the_headline_figures_and_charts_are_the_comparison_s(page: Any, comparison: Any) -> None:
-    headline = _js(page, "return document.getElementById('headline').textContent")
+    headline = js(page, "return document.getElementById('headline').textContent")
     assert headline == comparison.verdict().text and headline.startswith("The candidate is worse")
-    figures = _js(
+    figures = js(
         page,
         "return Object.fromEntries(Array.from(document.querySelectorAll('.figure'))"
         ".map(f => [f.dataset.figure, f.querySelector('strong').textContent]))",
     )
     assert figures["matched cases"] == str(comparison.matched)
     assert figures["regressed"] == str(len(comparison.regressed))
-    assert _js(page, "return document.querySelectorAll('#scatter circle.dot').length") == (
+    assert js(page, "return document.querySelectorAll('#scatter circle.dot').length") == (
         comparison.paired
     )
-    dots = _js(page, "return document.querySelectorAll('#scatter circle.regressed').length")
+    dots = js(page, "return document.querySelectorAll('#scatter circle.regressed').length")
     assert dots == len(comparison.regressed)
-    assert _js(page, "return document.querySelectorAll('#differences rect.bar').length") == 21
+    assert js(page, "return document.querySelectorAll('#differences rect.bar').length") == 21
 
 
 def test_the_tables_page_sort_and_search_the_cases(page: Any, comparison: Any) -> None:
@@ -154,14 +106,14 @@ def test_the_tables_page_sort_and_search_the_cases(page: Any, comparison: Any) -
     rows = _rows(page, "regressions")
     assert len(rows) == PAGE_SIZE and rows[0]["id"] == str(worst[0].id)
     assert [r["d"] for r in rows] == sorted(r["d"] for r in rows)  # worst first
-    count = _js(page, "return document.querySelector('#regressions .count').textContent")
+    count = js(page, "return document.querySelector('#regressions .count').textContent")
     assert count.startswith(f"{len(worst)} cases")
-    _js(page, "document.querySelector('#regressions .next').click()")
+    js(page, "document.querySelector('#regressions .next').click()")
     assert len(_rows(page, "regressions")) == len(worst) - PAGE_SIZE
-    _js(page, "document.querySelector('#regressions th[data-key=d] button').click()")
+    js(page, "document.querySelector('#regressions th[data-key=d] button').click()")
     rows = _rows(page, "regressions")  # the same column again: the smallest drops first
     assert [r["d"] for r in rows] == sorted((r["d"] for r in rows), reverse=True)
-    assert _js(page, "return document.querySelector('#regressions th[data-key=d]').ariaSort") == (
+    assert js(page, "return document.querySelector('#regressions th[data-key=d]').ariaSort") == (
         "descending"
     )
     assert _search(page, "regressions", "case-9") == sum(
@@ -177,16 +129,15 @@ def test_the_tables_page_sort_and_search_the_cases(page: Any, comparison: Any) -
 
 def test_untrusted_text_stays_text(page: Any) -> None:
     assert _search(page, "regressions", 'alert("id")') == 1
-    row = _js(page, "return document.querySelector('#regressions tbody tr')")
+    row = js(page, "return document.querySelector('#regressions tbody tr')")
     assert HOSTILE in row.text
     assert (
-        _js(page, "return document.querySelectorAll('tbody img, tbody script, tbody b').length")
-        == 0
+        js(page, "return document.querySelectorAll('tbody img, tbody script, tbody b').length") == 0
     )
-    _js(page, "document.querySelectorAll('#regressions details').forEach(d => d.open = true)")
-    text = _js(page, "return document.getElementById('regressions').textContent")
+    js(page, "document.querySelectorAll('#regressions details').forEach(d => d.open = true)")
+    text = js(page, "return document.getElementById('regressions').textContent")
     assert "<b>bold</b>" not in text or "Claim" in text  # shown, not applied
-    assert KEY not in _js(page, "return document.documentElement.outerHTML")
+    assert KEY not in js(page, "return document.documentElement.outerHTML")
     _search(page, "regressions", "")
 
 
@@ -194,18 +145,18 @@ def test_a_420_px_screen_needs_no_horizontal_scroll(page: Any) -> None:
     out = ROOT / "summscore-out"
     out.mkdir(exist_ok=True)
     page.save_screenshot(str(out / "compare-1280.png"))
-    _metrics(page, 420)
+    screen(page, 420)
     try:
-        _js(page, "window.scrollTo(0, 0)")
-        assert _js(page, "return window.innerWidth") == 420
-        _js(page, "document.querySelectorAll('details').forEach(d => d.open = true)")
-        assert _js(page, "return document.documentElement.scrollWidth") <= 420
+        js(page, "window.scrollTo(0, 0)")
+        assert js(page, "return window.innerWidth") == 420
+        js(page, "document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert js(page, "return document.documentElement.scrollWidth") <= 420
         for chart in ("scatter", "differences"):
-            right = _js(
+            right = js(
                 page, f"return document.getElementById('{chart}').getBoundingClientRect().right"
             )
             assert right <= 420
         page.save_screenshot(str(out / "compare-420.png"))
     finally:
-        _metrics(page, 1280)
+        screen(page, 1280)
     assert (out / "compare-420.png").stat().st_size > 0

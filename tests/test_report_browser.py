@@ -10,10 +10,8 @@ documentation's picture of the report, docs/images/report.png, from the same com
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,71 +20,31 @@ import pytest
 
 from summscore.report import write_report
 
+from .chromium import chromium, js, screen, wait
 from .report_data import CLAIM, N_CASES, cases
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 WIDTH = 420
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if CHROMIUM is None or DRIVER is None:
-        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="summscore-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-        f"--window-size={WIDTH},900",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    try:
-        driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-        )
+    with chromium(WIDTH) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def report(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     path = write_report(tmp_path_factory.mktemp("report") / "report.html", cases(), top=1.0)
     browser.get(path.as_uri())
-    _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
     return browser
 
 
-def _wait(driver: Any, condition: Any) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(driver, 30).until(condition)
-
-
-def _js(driver: Any, script: str) -> Any:
-    return driver.execute_script(script)
-
-
 def _shown(driver: Any) -> list[dict[str, Any]]:
-    return _js(
+    return js(
         driver,
         "return Array.from(document.querySelectorAll('#cases section.case')).map(s => ({"
         "index: +s.dataset.index, marks: Array.from(s.querySelectorAll('mark.bad'))"
@@ -95,17 +53,17 @@ def _shown(driver: Any) -> list[dict[str, Any]]:
 
 
 def _reset(driver: Any) -> None:
-    _js(driver, "document.getElementById('reset').click()")
+    js(driver, "document.getElementById('reset').click()")
 
 
 def test_the_report_opens_with_every_count_from_the_data(report: Any) -> None:
     data = cases()
     failed = sum(1 for c in data if not c.result.ok)
-    count = _js(report, "return document.getElementById('count')")
+    count = js(report, "return document.getElementById('count')")
     assert count.text == f"{N_CASES:,} cases"
     shown = _shown(report)
     assert len(shown) == 50 and all(s["score"] == "–" for s in shown)  # failed ones first
-    figures = _js(
+    figures = js(
         report,
         "return Object.fromEntries(Array.from(document.querySelectorAll('.figure'))"
         ".map(f => [f.dataset.figure, f.querySelector('strong').textContent]))",
@@ -114,7 +72,7 @@ def test_the_report_opens_with_every_count_from_the_data(report: Any) -> None:
     assert figures["judge calls"] == f"{3 * N_CASES:,}"
     passed = sum(1 for c in data if c.result.ok and c.result.score >= 0.5)
     assert figures["pass rate (≥ 0.5)"] == f"{passed / N_CASES:.1%}"
-    assert _js(report, "return document.getElementById('nojs')") is None
+    assert js(report, "return document.getElementById('nojs')") is None
 
 
 def _matching(driver: Any, **values: str) -> int:
@@ -125,10 +83,10 @@ def _matching(driver: Any, **values: str) -> int:
             f"var el = document.getElementById({element_id!r}); el.value = {value!r};"
             "el.dispatchEvent(new Event('change'));"
         )
-    _js(driver, script)  # one script: the render cannot land before the marker is set
+    js(driver, script)  # one script: the render cannot land before the marker is set
     count = "return document.getElementById('count').dataset.matching"
-    _wait(driver, lambda d: _js(d, count) != "pending")
-    return int(_js(driver, count))
+    wait(driver, lambda d: js(d, count) != "pending")
+    return int(js(driver, count))
 
 
 def test_filters_match_the_data_and_highlights_mark_the_unsupported_claims(report: Any) -> None:
@@ -159,8 +117,8 @@ def test_sorting_and_paging_follow_the_scores(report: Any) -> None:
     _matching(report, sort="score:desc")
     best = max(c.result.score for c in cases() if c.result.ok)
     assert _shown(report)[0]["score"] == f"{best:.3f}"
-    _js(report, "document.getElementById('next').click()")
-    assert _js(report, "return document.getElementById('page').textContent").startswith(
+    js(report, "document.getElementById('next').click()")
+    assert js(report, "return document.getElementById('page').textContent").startswith(
         "showing 51–100"
     )
     _matching(report, sort="order:asc")
@@ -170,12 +128,10 @@ def test_sorting_and_paging_follow_the_scores(report: Any) -> None:
 def test_untrusted_text_stays_text(report: Any) -> None:
     _reset(report)
     assert _matching(report, q="alert(1)") == 1
-    card = _js(report, "return document.querySelector('#cases section.case')")
+    card = js(report, "return document.querySelector('#cases section.case')")
     assert "<b>bold</b></script><script>alert(1)</script>" in card.text
     assert (
-        _js(
-            report, "return document.querySelectorAll('#cases b, #cases img, #cases script').length"
-        )
+        js(report, "return document.querySelectorAll('#cases b, #cases img, #cases script').length")
         == 0
     )
     assert "\ufffd lone" in card.text
@@ -184,22 +140,22 @@ def test_untrusted_text_stays_text(report: Any) -> None:
 def test_a_420_px_screen_needs_no_horizontal_scroll(report: Any) -> None:
     _reset(report)
     _matching(report, status="all")
-    _js(report, "window.scrollTo(0, 0)")
-    width = _js(report, "return window.innerWidth")
+    js(report, "window.scrollTo(0, 0)")
+    width = js(report, "return window.innerWidth")
     assert width == WIDTH
-    assert _js(report, "return document.documentElement.scrollWidth") <= width
-    svg = _js(report, "return document.querySelector('svg.hist').getBoundingClientRect().right")
+    assert js(report, "return document.documentElement.scrollWidth") <= width
+    svg = js(report, "return document.querySelector('svg.hist').getBoundingClientRect().right")
     assert svg <= width
-    _js(report, "document.querySelectorAll('#cases details').forEach(d => d.open = true)")
-    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    js(report, "document.querySelectorAll('#cases details').forEach(d => d.open = true)")
+    assert js(report, "return document.documentElement.scrollWidth") <= width
     assert _matching(report, q="alert(1)") == 1  # a 3,000-character word must wrap too
-    assert _js(report, "return document.documentElement.scrollWidth") <= width
+    assert js(report, "return document.documentElement.scrollWidth") <= width
     _reset(report)
     out = ROOT / "summscore-out"
     out.mkdir(exist_ok=True)
     report.save_screenshot(str(out / "report-420.png"))
     _matching(report, status="unsupported")
-    _js(report, "document.getElementById('controls').scrollIntoView()")
+    js(report, "document.getElementById('controls').scrollIntoView()")
     report.save_screenshot(str(out / "report-420-cases.png"))
     assert (out / "report-420.png").stat().st_size > 0
 
@@ -236,16 +192,12 @@ def test_the_first_run_report_fails_the_flawed_and_passes_the_faithful(
     )
     assert run.returncode == 0, run.stderr
     ids = [json.loads(line)["id"] for line in examples.read_text("utf-8").splitlines() if line]
-    browser.set_window_size(1280, 900)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-    )
+    screen(browser, 1280, 900)
     try:
         browser.get(page.as_uri())
-        _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
         _matching(browser, status="all")
-        cards = _js(
+        cards = js(
             browser,
             "return Array.from(document.querySelectorAll('#cases section.case')).map(s => ({"
             "id: s.querySelectorAll('h3 span')[1].textContent,"
@@ -264,20 +216,13 @@ def test_the_first_run_report_fails_the_flawed_and_passes_the_faithful(
         assert not wrong, "\n".join(wrong)
         out = ROOT / "summscore-out"
         out.mkdir(exist_ok=True)
-        height = _js(browser, "return document.documentElement.scrollHeight")
+        height = js(browser, "return document.documentElement.scrollHeight")
         full = min(int(height), 8000)  # the whole page in one picture
-        browser.set_window_size(1280, full)
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": 1280, "height": full, "deviceScaleFactor": 1, "mobile": False},
-        )
+        screen(browser, 1280, full)
         browser.save_screenshot(str(out / "first-run.png"))
         assert (out / "first-run.png").stat().st_size > 0
     finally:
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-        )
+        screen(browser, WIDTH)
 
 
 def test_the_documentation_shows_the_report_of_the_first_command(
@@ -319,23 +264,16 @@ def test_the_documentation_shows_the_report_of_the_first_command(
     }
     try:
         for name, (element, height) in shots.items():
-            browser.set_window_size(1200, height)
-            browser.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": 1200, "height": height, "deviceScaleFactor": 1, "mobile": False},
-            )
+            screen(browser, 1200, height)
             browser.get(page.as_uri())
-            _wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
-            _js(
+            wait(browser, lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+            js(
                 browser,
                 f"const el = {element}; "
                 "window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 12)",
             )
-            assert _js(browser, "return document.querySelectorAll('#cases mark.bad').length") > 0
+            assert js(browser, "return document.querySelectorAll('#cases mark.bad').length") > 0
             browser.save_screenshot(str(images / name))
             assert (images / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
-        browser.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": WIDTH, "height": 900, "deviceScaleFactor": 1, "mobile": False},
-        )
+        screen(browser, WIDTH)
