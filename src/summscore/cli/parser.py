@@ -50,7 +50,8 @@ exit status: 0 every row scored (and no gate failed), 1 a gate failed (--fail-un
 there, 3 some rows failed (see their "error"; also when a gate failed), 4 the results, report
 or a comparison not written (disk full, file-size limit: the rows finished are kept for
 --resume), 5 internal error (a bug: the traceback is printed; please report it), 130
-interrupted (the rows finished so far are written, and the --report for them).
+interrupted by Ctrl-C or SIGTERM (the rows finished so far are written, and the --report for
+them).
 When several apply, the first of 130, 2, 4, 3, 1.
 """
 

@@ -50,15 +50,17 @@ from .report import (
     write_streamed_report,
 )
 from .scorer_options import make_scorer, make_shards, release_judge
+from .signals import keep_going_past_the_size_limit, terminate_as_interrupt
 from .usage import EXIT_FAILED_ROWS, EXIT_INTERRUPTED, EXIT_OUTPUT_ERROR, UsageError
 
 __all__ = ["run_score"]
 
 
 def run_score(args: argparse.Namespace) -> int:
-    _keep_going_past_the_size_limit()
+    keep_going_past_the_size_limit()
     try:
-        return _score_file(args)
+        with terminate_as_interrupt():  # (SIGTERM: the rows so far are written, as for Ctrl-C)
+            return _score_file(args)
     except _Unwritten as exc:
         print(f"summscore: error: {exc}", file=sys.stderr)
         return EXIT_OUTPUT_ERROR
@@ -76,17 +78,6 @@ def _unwritten(args: argparse.Namespace, exc: OutputError, out: Path | None, kep
         raise _Unwritten(f"{exc}; the results went to stdout") from None
     resume = _resume_hint(args, out).removeprefix("summscore: to score the rest: ")
     raise _Unwritten(f"{exc}; {kept}; make room, then: {resume}") from None
-
-
-def _keep_going_past_the_size_limit() -> None:
-    """A file-size limit (``ulimit -f``) is an error to report (EFBIG), not a signal that kills
-    the run without a word (SIGXFSZ's default)."""
-    import signal
-    import threading
-
-    xfsz = getattr(signal, "SIGXFSZ", None)
-    if xfsz is not None and threading.current_thread() is threading.main_thread():
-        signal.signal(xfsz, signal.SIG_IGN)
 
 
 def _score_file(args: argparse.Namespace) -> int:

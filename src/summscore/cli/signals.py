@@ -1,0 +1,57 @@
+"""The signals ``summscore score`` answers itself, in its main thread.
+
+* SIGTERM, what `timeout`, `docker stop`, Kubernetes and a cancelled CI job send, stops a run as
+  Ctrl-C does: the rows finished so far are written as a complete results file (and the report
+  for them), the ``--resume`` command is printed, and the exit status is 130. Killed at once
+  instead, a run left only its partial file and no word of how to go on.
+* SIGXFSZ (a file-size limit, ``ulimit -f``) is ignored, so that the write that passes the limit
+  fails with EFBIG, an error the run reports with what it kept, instead of killing it silently.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+__all__ = ["keep_going_past_the_size_limit", "terminate_as_interrupt"]
+
+
+def keep_going_past_the_size_limit() -> None:
+    """A file-size limit is an error to report (EFBIG), not a signal that kills the run without
+    a word (SIGXFSZ's default)."""
+    xfsz = getattr(signal, "SIGXFSZ", None)
+    if xfsz is not None and _main_thread():
+        signal.signal(xfsz, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM does what SIGINT (Ctrl-C) does at that moment; the earlier
+    handler is put back after it. Outside the main thread (where no handler can be set), nothing
+    changes."""
+    if not _main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _as_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _as_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    """Hand SIGTERM to SIGINT's handler: asyncio's while the rows are scored (it cancels the run,
+    which then writes what is done), Python's KeyboardInterrupt otherwise. Where SIGINT is
+    ignored (a job started in the background by a script, `nohup`), SIGTERM still stops the run."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:
+        raise KeyboardInterrupt
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()

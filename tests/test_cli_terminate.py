@@ -1,0 +1,110 @@
+"""SIGTERM stops a run the way Ctrl-C does: what `timeout`, `docker stop`, Kubernetes and a
+cancelled CI job send. The rows finished so far are written as a complete results file, the
+resume command is printed, the exit status is 130 (interrupted), and ``--resume`` then scores
+only the rest. Before, the process died at once: no results file, no hint, status -15."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from summscore.files.datasets import read_results
+from summscore.files.writer import partial_path
+
+ROWS = 2400
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def _input(path: Path) -> list[str]:
+    ids = [f"r{i}" for i in range(ROWS)]
+    with path.open("w", encoding="utf-8") as handle:
+        for i, row_id in enumerate(ids):
+            record = {
+                "id": row_id,
+                "source": f"The council of town {i % 40} approved {i % 90 + 10} homes on Monday. "
+                f"Building starts in {2025 + i % 7} and costs {i % 40 * 3} million. "
+                "Residents asked for a new school and a park near the river.",
+                "summary": f"Town {i % 40} approved {i % 90 + 10 + i % 2} homes. "
+                f"Building starts in {2025 + i % 7}.",
+            }
+            handle.write(json.dumps(record) + "\n")
+    return ids
+
+
+def _lines(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def _terminated_run(data: Path, out: Path, *more: str, group: bool) -> tuple[int, str]:
+    """Start the command, send SIGTERM once its partial file holds some rows (to the whole
+    process group when ``group``: what `timeout` and a CI runner do), and return its status and
+    stderr."""
+    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
+    run = subprocess.Popen(
+        [*command, "--no-progress", *more],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and run.poll() is None:
+            if _lines(partial_path(out)) >= 40:
+                break
+            time.sleep(0.01)
+        assert run.poll() is None, "the run ended before it could be stopped: make it longer"
+        if group:
+            os.killpg(run.pid, signal.SIGTERM)
+        else:
+            run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    return run.returncode, err
+
+
+@pytest.mark.parametrize(
+    ("fmt", "workers", "group"),
+    [("csv", "1", False), ("jsonl", "2", True)],
+    ids=["one process, SIGTERM to it", "two workers, SIGTERM to the group"],
+)
+def test_sigterm_writes_the_rows_so_far_and_resume_scores_the_rest(
+    tmp_path: Path, fmt: str, workers: str, group: bool
+) -> None:
+    data = tmp_path / "data.jsonl"
+    ids = _input(data)
+    out = tmp_path / f"out.{fmt}"
+    status, err = _terminated_run(data, out, "--workers", workers, group=group)
+    assert status == 130, err
+    assert "interrupted; the rows finished so far are in" in err
+    assert "--resume" in err
+    assert "Traceback" not in err
+    kept = list(read_results(out))
+    assert 0 < len(kept) < ROWS
+    assert [row["id"] for row in kept] == ids[: len(kept)]
+    assert all(row["error"] in (None, "") for row in kept), "a stopped run failed no row"
+    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
+    resumed = subprocess.run(
+        [*command, "--no-progress", "--workers", workers, "--resume"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(kept):,} rows kept from the earlier run" in resumed.stderr
+    rows = list(read_results(out))
+    assert [row["id"] for row in rows] == ids
