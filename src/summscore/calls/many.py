@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import warnings
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from typing import Any
 
@@ -105,6 +106,10 @@ def progress_bar(total: int, progress: bool | None) -> Any:
         progress = _in_notebook() or sys.stderr.isatty()
     if not progress or total == 0:
         return None
-    from tqdm.auto import tqdm  # a widget in a notebook with ipywidgets, else text on stderr
+    with warnings.catch_warnings():
+        # A notebook without ipywidgets gets the text bar, as documented, without tqdm's
+        # warning that the widget is missing ("IProgress not found", shown in red in the cell).
+        warnings.filterwarnings("ignore", "IProgress not found")
+        from tqdm.auto import tqdm  # a widget in a notebook with ipywidgets, else text on stderr
 
     return tqdm(total=total, desc="summscore", unit="case", file=sys.stderr, dynamic_ncols=True)
