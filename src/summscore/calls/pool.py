@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.process
+import contextlib
 import itertools
 import multiprocessing
 import multiprocessing.context
@@ -51,12 +52,16 @@ _worker_judge: Any = None
 
 
 class _QuietProcess(multiprocessing.context.SpawnProcess):
-    """A worker that ignores Ctrl-C from birth. A terminal's Ctrl-C signals the whole process
-    group: the parent stops the run and shuts the pool down, and a worker that raised
-    KeyboardInterrupt too would print a traceback (while still importing, if it was young). An
-    ignored signal stays ignored across exec, and Python then installs no handler of its own,
-    so SIGINT is ignored in the parent while a worker starts, and held back (blocked), not lost,
-    should it arrive in that instant."""
+    """A worker that ignores Ctrl-C from birth and lives in a session of its own. A terminal's
+    Ctrl-C signals the whole process group, and so do systemd's SIGTERM (its default kill mode),
+    `timeout`'s and a CI runner's: the parent stops the run or answers what is in flight, then
+    stops its workers itself. A worker that raised KeyboardInterrupt too would print a traceback
+    (while still importing, if it was young), and one that died of SIGTERM at once failed the
+    rows or requests it held. An ignored signal stays ignored across exec, and Python then
+    installs no handler of its own, so SIGINT is ignored in the parent while a worker starts;
+    SIGINT and SIGTERM are held back (blocked), not lost, should they arrive in that instant.
+    The worker inherits SIGTERM blocked and takes it once it has left the group
+    (``_leave_the_group``)."""
 
     def start(self) -> None:
         quiet = threading.current_thread() is threading.main_thread() and hasattr(
@@ -65,7 +70,7 @@ class _QuietProcess(multiprocessing.context.SpawnProcess):
         if not quiet:
             super().start()
             return
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             super().start()
@@ -82,9 +87,25 @@ def _start_worker(factory: Callable[[], Any]) -> None:
     global _worker_judge
     # (A worker started from another thread than the main one gets here before it ignores it.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _leave_the_group()
     parent = os.getppid()
     threading.Thread(target=_outlive_no_parent, args=(parent,), daemon=True).start()
     _worker_judge = factory()
+
+
+def _leave_the_group() -> None:
+    """Start a session of its own, out of the parent's process group: a signal sent to the
+    group is the parent's to handle. A SIGTERM that reached this worker while it started, still
+    in the group, is dropped (it was the group's: setting SIGTERM to "ignore" discards it), then
+    SIGTERM is taken again (blocked since the spawn: see ``_QuietProcess``). The pool itself
+    stops a worker with SIGKILL (``pool_stop.kill``), which nothing holds back."""
+    if hasattr(os, "setsid"):
+        with contextlib.suppress(OSError):  # (a session leader already)
+            os.setsid()
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
 def _outlive_no_parent(parent: int) -> None:

@@ -36,7 +36,7 @@ def kill(pools: list[concurrent.futures.ProcessPoolExecutor]) -> None:
     with _KILLING, _quiet_managers([t for t in managers if t is not None]) as wait:
         for pool in pools:
             for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.terminate()
+                process.kill()  # (SIGKILL: a worker still starting holds SIGTERM back)
             abandon_pipes(pool)
             pool.shutdown(wait=False)
         wait(MANAGER_WAIT)
