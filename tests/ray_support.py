@@ -1,7 +1,7 @@
 """What the tests of summscore.ray share (tests/test_ray.py, tests/test_ray_cli.py): the scorer
 factory Ray's workers import from here (a judge on the compat server), the rows they score, and
-NaN-aware equality of results. Their local Ray instance is the ``local_ray`` fixture of
-tests/conftest.py."""
+NaN-aware equality of results. Their local Ray instance is the ``local_ray`` fixture of the
+root conftest.py."""
 
 from __future__ import annotations
 
