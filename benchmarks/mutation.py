@@ -44,6 +44,7 @@ TESTS = [
     "tests/test_formulas.py",
     "tests/test_js_round.py",
     "tests/test_scorer.py",
+    "tests/test_scorer_many.py",
     "tests/test_scorer_with_preset.py",
     "tests/test_scorer_named.py",
     "tests/test_mastra_face.py",
