@@ -74,7 +74,7 @@ SUITES = {
     "braintrust": ["tests/test_braintrust_face.py"],
     "phoenix": ["tests/test_phoenix_face.py"],
     "trulens": ["tests/test_trulens_face.py"],
-    "promptfoo": ["tests/test_promptfoo_face.py"],
+    "promptfoo": ["tests/test_promptfoo_face.py", "tests/test_promptfoo_eval.py"],
 }
 FRAMEWORKS = tuple(SUITES)  # the order of the plan and of the table
 # The every-face test (one scorer behind every face) needs every framework in one environment:
