@@ -1,10 +1,15 @@
 """Test setup for tests/ and compat/: no network, no telemetry, the compat judge server fixtures,
-the CI log of what ran where and ``--fail-on-skip`` (compat/ci_log.py), and hypothesis's profile:
-the same examples every run unless HYPOTHESIS_PROFILE=explore asks for new ones."""
+the CI log of what ran where and ``--fail-on-skip`` (compat/ci_log.py), hypothesis's profile:
+the same examples every run unless HYPOTHESIS_PROFILE=explore asks for new ones, and the local
+Ray instance of tests/test_ray.py and tests/test_ray_cli.py."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 # Set before any framework import: deepeval and ragas phone home otherwise.
 for name, value in {
@@ -39,3 +44,28 @@ else:
     settings.register_profile("ci", derandomize=True, print_blob=True)
     settings.register_profile("explore", derandomize=False, print_blob=True)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A local Ray instance (for tests/test_ray.py and tests/test_ray_cli.py, which skip where ray
+    is absent: ray is imported only when one of them asks for it)."""
+    import ray
+    import ray.data
+
+    # Workers import the scorer factory (tests/ray_support.py) and compat/ from the repo root.
+    root = str(Path(__file__).resolve().parent)
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
+    ray.shutdown()  # an instance another test started (the README's Ray block) has other settings
+    ray.init(
+        num_cpus=2,
+        resources={"judge": 4},  # a custom resource, for the per-step options
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
+    ctx = ray.data.DataContext.get_current()
+    ctx.execution_options.preserve_order = True
+    ctx.enable_progress_bars = False
+    yield
+    ray.shutdown()

@@ -77,7 +77,8 @@ def _code_key() -> str:
     digest = hashlib.sha256()
     for path in sorted(LEXICAL.glob("*.py")):
         digest.update(path.name.encode() + path.read_bytes())
-    digest.update((HERE / "lexical_families.py").read_bytes())
+    for name in ("lexical_families.py", "lexical_patches.py"):
+        digest.update((HERE / name).read_bytes())
     return digest.hexdigest()[:16]
 
 

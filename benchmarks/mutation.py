@@ -44,6 +44,7 @@ TESTS = [
     "tests/test_formulas.py",
     "tests/test_js_round.py",
     "tests/test_scorer.py",
+    "tests/test_scorer_many.py",
     "tests/test_scorer_with_preset.py",
     "tests/test_scorer_named.py",
     "tests/test_mastra_face.py",
@@ -56,6 +57,7 @@ TESTS = [
     # (not tests/test_judge_openai.py: two of its tests pass only in file order, the fallback
     # test teaching the process-wide format memory what the other then reads)
     "tests/test_judge_openai_fastpost.py",
+    "tests/test_judge_openai_fastpost_failures.py",
     "tests/test_scorer_fast_paths.py",
     "tests/test_calls.py",
     "tests/test_pool.py",

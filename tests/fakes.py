@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from summscore import SummarizationScorer
 from summscore.errors import TransientJudgeError
 from summscore.judges.base import JudgeReply, JudgeRequest
 
@@ -59,6 +60,15 @@ class ScriptedJudge:
         if isinstance(reply, JudgeReply):
             return reply
         return JudgeReply(output=reply)
+
+
+def scorer(
+    script: dict[str, Any], preset: str = "ragas", **options: Any
+) -> tuple[SummarizationScorer, ScriptedJudge]:
+    """A scorer on a ``ScriptedJudge`` of ``script`` (summscore's own prompts unless told)."""
+    judge = ScriptedJudge(script)
+    options.setdefault("prompts", "own")
+    return SummarizationScorer(llm=judge, preset=preset, **options), judge
 
 
 class Seq(list):  # type: ignore[type-arg]

@@ -1,6 +1,6 @@
 """``--out -`` and ``--engine ray``: the same "nothing of the user's is overwritten" checks as a
 results file on the local engine. The Ray engine is checked at its plan (what the CLI hands to
-summscore.ray), without starting Ray: tests/test_ray.py runs it for real (.ci/steps/ray.sh)."""
+summscore.ray), without starting Ray: tests/test_ray_cli.py runs it for real (.ci/steps/ray.sh)."""
 
 from __future__ import annotations
 

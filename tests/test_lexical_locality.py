@@ -2,7 +2,7 @@
 its text is encoded, never changes it (issue #44). Each case here was judged otherwise before.
 
 The properties these examples stand for are tested over the development sets' summaries in
-tests/test_lexical_properties.py.
+tests/test_lexical_properties.py and tests/test_lexical_padding.py.
 """
 
 from __future__ import annotations

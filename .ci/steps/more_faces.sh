@@ -39,8 +39,9 @@ echo "npm ci (promptfoo, Node 22): $((SECONDS - started)) s"
 
 started=$SECONDS
 .venv/bin/python -m pytest -q -p no:cacheprovider -rs --fail-on-skip \
-  tests/test_langsmith_face.py tests/test_promptfoo_face.py tests/test_braintrust_face.py \
-  tests/test_phoenix_face.py tests/test_trulens_face.py tests/test_face_extras.py \
+  tests/test_langsmith_face.py tests/test_promptfoo_face.py tests/test_promptfoo_eval.py \
+  tests/test_braintrust_face.py tests/test_phoenix_face.py tests/test_trulens_face.py \
+  tests/test_face_extras.py \
   compat/test_every_face.py \
   tests/test_docs_blocks.py -k "not test_the_block_runs_as_written or langsmith.md or promptfoo.md or braintrust.md or phoenix.md or trulens.md"
 # These pages' Offline tabs run as a user runs them, with no telemetry switch set: no host reached.
