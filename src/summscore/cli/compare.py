@@ -94,7 +94,8 @@ def add_compare_parser(commands: Any) -> None:
         "--base-column",
         metavar="NAME",
         help="the summary column of an A/B results file to take as the base (default: its "
-        "first), e.g. --base-column summary_a",
+        "first, or its second when --candidate-column names the first), e.g. --base-column "
+        "summary_a",
     )
     parser.add_argument(
         "--candidate-column",
