@@ -42,3 +42,24 @@ def test_compare_command_with_only_the_candidate_column(
     assert main(["compare", str(path), "--candidate-column", "summary_a", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["base"].endswith("[summary_b]") and found["mean_difference"] > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--summary-column", "summary_a,summary_a"],
+        ["--summary-column", "summary_a", "--summary-column", "summary_a"],
+        ["--summary-column", "summary_a,summary_b", "--summary-column", " summary_b"],
+    ],
+)
+def test_a_summary_column_named_twice_is_refused_not_scored_as_one_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    data = tmp_path / "cases.jsonl"
+    row = {"id": "c0", "source": "Rain fell on Monday.", "summary_a": "It rained.", "summary_b": "Rain."}
+    data.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    status = main(["score", str(data), *argv, "--out", str(out), "--no-progress"])
+    assert status == 2 and not out.exists()
+    error = capsys.readouterr().err
+    assert "--summary-column names" in error and "twice" in error
