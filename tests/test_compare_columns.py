@@ -56,7 +56,12 @@ def test_a_summary_column_named_twice_is_refused_not_scored_as_one_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     data = tmp_path / "cases.jsonl"
-    row = {"id": "c0", "source": "Rain fell on Monday.", "summary_a": "It rained.", "summary_b": "Rain."}
+    row = {
+        "id": "c0",
+        "source": "Rain fell on Monday.",
+        "summary_a": "It rained.",
+        "summary_b": "Rain.",
+    }
     data.write_text(json.dumps(row) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     status = main(["score", str(data), *argv, "--out", str(out), "--no-progress"])
