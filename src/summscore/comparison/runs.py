@@ -135,7 +135,7 @@ def load_run(source: Any, *, name: str | None = None) -> Run:
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
-            records = list(read_results(path))
+            records = list(read_results(path, whole=True))
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: cannot read results ({exc})") from None
         if not records:  # (summscore score never writes one: an empty or cut-off file)
