@@ -46,3 +46,21 @@ def test_a_results_file_without_ids_pairs_each_row_with_the_same_case_in_memory(
         assert not comparison.unmatched_base and not comparison.unmatched_candidate
         assert comparison.regressed == [] and comparison.improved == []
         assert comparison.verdict().kind == "no clear difference"
+
+
+def test_ids_that_happen_to_equal_places_still_match_a_file_with_those_ids(
+    tmp_path: Path,
+) -> None:
+    # Cases numbered 0, 1, 2, ... by their owner, in the input's id column and in memory: those
+    # are ids on both sides (the file names its id column), matched as they are.
+    rows = [{"id": i, **r} for i, r in enumerate(_rows())]
+    data = tmp_path / "cases.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "results.csv"
+    assert main(["score", str(data), "--out", str(out), "--no-progress"]) == 0
+    scorer = SummarizationScorer(llm=LexicalJudge(), preset="deepeval")
+    in_memory = scorer.score_many([Case(r["source"], r["summary"], id=r["id"]) for r in rows])
+    for base, candidate in ((str(out), in_memory), (in_memory, str(out))):
+        comparison = compare(base, candidate)
+        assert comparison.matched == 16 and not comparison.unmatched_base
+        assert comparison.regressed == [] and comparison.improved == []

@@ -75,7 +75,8 @@ def match_runs(base: Run, candidate: Run) -> Matching:
     if base.positional_ids or candidate.positional_ids:
         if _fingerprinted(base) and _fingerprinted(candidate):
             return _by_fingerprint(base, candidate)
-        matching = _by_id(base, candidate, _row_number(base), _row_number(candidate))
+        both = base.positional_ids and candidate.positional_ids
+        matching = _by_id(base, candidate, _place(base, both), _place(candidate, both))
         matching.method = "row number"
         return matching
     return _by_id(base, candidate)
@@ -94,13 +95,14 @@ def _occurrences(
     return found
 
 
-def _row_number(run: Run) -> Callable[[RunCase], str]:
-    """A case's id as a row number counted from 1, as a results file counts its rows: a batch
-    in memory numbers its cases from 0 (``Run.first_row``), so its places move up by one."""
-    shift = 1 - run.first_row
-    if not (run.positional_ids and shift):
+def _place(run: Run, places: bool) -> Callable[[RunCase], str]:
+    """A case's id as matched by row number. When both runs' ids are places (``places``), the
+    place counted from 0: a results file numbers its rows from 1, a batch in memory its cases
+    from 0 (``Run.first_row``). Otherwise the id as it is (one run has ids, which may be
+    numbers)."""
+    if not places or not run.first_row:
         return lambda c: id_key(c.id)
-    return lambda c: id_key(c.id + shift if type(c.id) is int else c.id)
+    return lambda c: id_key(c.id - run.first_row if type(c.id) is int else c.id)
 
 
 def _by_id(
