@@ -14,5 +14,7 @@ def test_the_same_mix_of_settings_in_another_row_order_is_compared() -> None:
     base = [result_record(f"c{i}", 0.7, threshold=0.5 if i % 2 else 0.6) for i in range(12)]
     assert compare(base, base[::-1]).matched == 12
     other = [{**r, "threshold": 0.7 if i % 2 else 0.6} for i, r in enumerate(base)]
-    with pytest.raises(ComparisonRefused, match=r"threshold: 0\.6 and 0\.5 \(base\) vs 0\.6 and 0\.7"):
+    with pytest.raises(
+        ComparisonRefused, match=r"threshold: 0\.6 and 0\.5 \(base\) vs 0\.6 and 0\.7"
+    ):
         compare(base, other)
