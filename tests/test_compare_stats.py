@@ -59,6 +59,19 @@ def test_mcnemar_exact_is_the_two_sided_binomial_test() -> None:
         mcnemar_exact(-1, 3)
 
 
+def test_mcnemar_exact_is_exact_on_the_counts_a_test_set_gives() -> None:
+    # The p-value is a multiple of 1 / 2**n: on small counts it is that number, to the last bit
+    # (the JSON's mcnemar_p is read by scripts: 0 against 3 is 0.25, not 0.25000000000000006).
+    from fractions import Fraction
+
+    for worse in range(40):
+        for better in range(40):
+            n, k = worse + better, min(worse, better)
+            tail = Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2**n)
+            assert mcnemar_exact(worse, better) == float(min(Fraction(1), 2 * tail))
+    assert mcnemar_exact(0, 3) == 0.25 and mcnemar_exact(11, 0) == 2 / 2**11
+
+
 def test_no_case_one_case_and_all_equal_differences() -> None:
     assert paired_bootstrap([]) == []
     empty = paired_bootstrap([[]])[0]

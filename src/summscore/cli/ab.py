@@ -40,15 +40,31 @@ __all__ = [
 def summary_columns(args: argparse.Namespace) -> list[str]:
     """The summary columns ``--summary-column`` names when it names two or more (an A/B run),
     else []; ``args.summary_column`` becomes the first (or None), as one column's run reads it.
-    A single name is taken whole, commas and all, when the file has a column of that name."""
+    A single name is taken whole, commas and all, when the file has a column of that name. A
+    column named twice is refused (a typo for another column would otherwise make a plain run
+    of one column, with no comparison)."""
     given = args.summary_column
     if isinstance(given, str):
         given = [given]
     names = split_summary_columns(given)
-    if given and len(given) == 1 and len(names) > 1 and _has_column(args, given[0]):
+    if given and len(given) == 1 and "," in given[0] and _has_column(args, given[0]):
         names = [given[0]]
+    else:
+        _refuse_repeats(given or [])
     args.summary_column = names[0] if names else None
     return names if len(names) > 1 else []
+
+
+def _refuse_repeats(given: list[str]) -> None:
+    seen: set[str] = set()
+    for name in (n.strip() for value in given for n in value.split(",")):
+        if name in seen:
+            raise UsageError(
+                f"--summary-column names {name!r} twice: an A/B run scores different summary "
+                "columns (name each once)"
+            )
+        if name:
+            seen.add(name)
 
 
 def _has_column(args: argparse.Namespace, name: str) -> bool:

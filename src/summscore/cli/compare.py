@@ -23,6 +23,7 @@ from ..comparison.report import render_comparison
 from ..comparison.stats import MIN_RESAMPLES
 from ..files.places import unusable
 from ..files.writer import OutputError
+from ..masking.replies import redact_value
 from .gates import add_worse_gate, check_gate_values, gate_options
 from .outputs import check_staged, write_whole
 from .usage import EXIT_GATE_FAILED, EXIT_OK, EXIT_OUTPUT_ERROR, UsageError
@@ -94,7 +95,8 @@ def add_compare_parser(commands: Any) -> None:
         "--base-column",
         metavar="NAME",
         help="the summary column of an A/B results file to take as the base (default: its "
-        "first), e.g. --base-column summary_a",
+        "first, or its second when --candidate-column names the first), e.g. --base-column "
+        "summary_a",
     )
     parser.add_argument(
         "--candidate-column",
@@ -291,14 +293,16 @@ def _ids(ids: list[Any], limit: int = 5) -> str:
 
 def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) -> None:
     """The comparison in a few lines: what was compared, the verdict, a table of the figures,
-    the counts, the worst regressions with their new evidence, what was left out."""
+    the counts, the worst regressions with their new evidence, what was left out. Keys quoted
+    in its texts (ids, claims, notes) are masked, as in the HTML comparison."""
+    lines: list[str] = []
+    say = lines.append
     c, d, p = comparison, comparison.score.difference, comparison.pass_rate
-    print(
+    say(
         f"summscore: {c.base_name} vs {c.candidate_name}: {_cases(c.matched)} matched by "
         f"{c.matched_by}, {c.paired:,} scored in both",
-        file=stream,
     )
-    print(f"  {c.verdict(min_effect).text}", file=stream)
+    say(f"  {c.verdict(min_effect).text}")
     level = f"{d.confidence:.0%} interval"
     rows = [("measure", "base", "candidate", "difference", level)]
     for m in (c.score, *c.components.values()):
@@ -323,15 +327,13 @@ def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) 
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for row in rows:
         cells = [row[0].ljust(widths[0]), *(v.rjust(w) for v, w in zip(row[1:], widths[1:]))]
-        print("  " + "  ".join(cells), file=stream)
-    print(
+        say("  " + "  ".join(cells))
+    say(
         f"  pass -> fail {p.newly_failing}, fail -> pass {p.newly_passing} (McNemar's exact "
         f"test: p = {p.p_value:.3g})",
-        file=stream,
     )
-    print(
+    say(
         f"  regressed {len(c.regressed)}, improved {len(c.improved)}, unchanged {len(c.unchanged)}",
-        file=stream,
     )
     for case in c.regressions()[:5]:
         line = f"    {case.id!r}: {_fmt(case.base.score)} -> {_fmt(case.candidate.score)}"
@@ -340,7 +342,7 @@ def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) 
             evidence.append(f"new unsupported claim {_short(case.new_unsupported_claims[0])}")
         if case.newly_missed_questions:
             evidence.append(f"now misses {_short(case.newly_missed_questions[0])}")
-        print(line + (f" ({'; '.join(evidence)})" if evidence else ""), file=stream)
+        say(line + (f" ({'; '.join(evidence)})" if evidence else ""))
     for label, ids in (
         ("not scored in the base", c.failed_base),
         ("not scored in the candidate", c.failed_candidate),
@@ -348,11 +350,12 @@ def print_comparison(comparison: Comparison, min_effect: float, stream: TextIO) 
         ("only in the candidate", [x.id for x in c.unmatched_candidate]),
     ):
         if ids:
-            print(f"  {len(ids)} {label}, left out: {_ids(ids)}", file=stream)
+            say(f"  {len(ids)} {label}, left out: {_ids(ids)}")
     for difference in c.differences:
-        print(f"  allowed difference in settings: {difference}", file=stream)
+        say(f"  allowed difference in settings: {difference}")
     for note in c.notes:
-        print(f"  note: {note}", file=stream)
+        say(f"  note: {note}")
+    print(redact_value("\n".join(lines)), file=stream)
 
 
 def comparison_paths(out: Path, base: str, candidate: str) -> tuple[Path, Path]:

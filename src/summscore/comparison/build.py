@@ -100,15 +100,16 @@ def compare(
 
 
 def split_columns(run: Run, base: str | None, candidate: str | None) -> tuple[Run, Run]:
-    """The two runs of an A/B results file: ``base`` (default its first summary column) and
-    ``candidate`` (default its second)."""
+    """The two runs of an A/B results file: ``base`` (default its first summary column, or its
+    second when the candidate is the first) and ``candidate`` (default its first other than the
+    base)."""
     columns = run.columns
     if len(columns) < 2:
         raise ValueError(
             f"{run.name}: one run only (summary columns: {', '.join(columns) or 'not recorded'}); "
             "give a second results file to compare it with"
         )
-    base = base or columns[0]
+    base = base or next(c for c in columns if c != candidate)
     candidate = candidate or next(c for c in columns if c != base)
     if base == candidate:
         raise ValueError(f"base and candidate are the same summary column, {base!r}")

@@ -69,12 +69,14 @@ def _spelled_number(text: str) -> str | int | float:
 
 def match_runs(base: Run, candidate: Run) -> Matching:
     """Pair the cases of two runs (see the module's docstring). Where ids are row numbers and a
-    run records no fingerprints (written by an older summscore), the row numbers are all there
-    is: the method is then "row number"."""
+    run records no fingerprints (written by an older summscore, or results in memory), the row
+    numbers are all there is: the method is then "row number", a file's rows counted from 1 and
+    a batch's cases in memory from 0 paired place for place."""
     if base.positional_ids or candidate.positional_ids:
         if _fingerprinted(base) and _fingerprinted(candidate):
             return _by_fingerprint(base, candidate)
-        matching = _by_id(base, candidate)
+        both = base.positional_ids and candidate.positional_ids
+        matching = _by_id(base, candidate, _place(base, both), _place(candidate, both))
         matching.method = "row number"
         return matching
     return _by_id(base, candidate)
@@ -93,14 +95,29 @@ def _occurrences(
     return found
 
 
-def _by_id(base: Run, candidate: Run) -> Matching:
-    waiting = _occurrences(candidate.cases, lambda c: id_key(c.id))
+def _place(run: Run, places: bool) -> Callable[[RunCase], str]:
+    """A case's id as matched by row number. When both runs' ids are places (``places``), the
+    place counted from 0: a results file numbers its rows from 1, a batch in memory its cases
+    from 0 (``Run.first_row``). Otherwise the id as it is (one run has ids, which may be
+    numbers)."""
+    if not places or not run.first_row:
+        return lambda c: id_key(c.id)
+    return lambda c: id_key(c.id - run.first_row if type(c.id) is int else c.id)
+
+
+def _by_id(
+    base: Run,
+    candidate: Run,
+    base_key: Callable[[RunCase], str] = lambda c: id_key(c.id),
+    candidate_key: Callable[[RunCase], str] = lambda c: id_key(c.id),
+) -> Matching:
+    waiting = _occurrences(candidate.cases, candidate_key)
     pairs: list[tuple[RunCase, RunCase]] = []
     left_base: list[RunCase] = []
     taken: set[int] = set()
     changed: list[Any] = []
     for case in base.cases:
-        queue = waiting.get(id_key(case.id))
+        queue = waiting.get(base_key(case))
         other = queue.popleft() if queue else None
         if other is None:
             left_base.append(case)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
+from ..masking.replies import redact_value
 from .changes import CaseChange, MetricChange, PassRateChange, Verdict
 from .gate import Gate, decide_gate
 from .runs import RunCase
@@ -201,11 +202,12 @@ class Comparison:
         max_unmatched: float | None = None,
     ) -> dict[str, Any]:
         """The JSON object ``summscore compare --json`` prints (NaN as null); ``gate`` holds
-        ``gate(min_effect, min_paired=..., max_unmatched=...)``."""
+        ``gate(min_effect, min_paired=..., max_unmatched=...)``. Keys quoted in its texts (ids,
+        claims, reasons, errors, notes) are masked, as in the HTML comparison."""
         d, p = self.score.difference, self.pass_rate
         verdict = self.verdict(min_effect)
         gate = self.gate(min_effect, min_paired=min_paired, max_unmatched=max_unmatched)
-        return {
+        data = {
             "summscore_version": __version__,
             "base": self.base_name,
             "candidate": self.candidate_name,
@@ -258,6 +260,8 @@ class Comparison:
             "settings_differences": list(self.differences),
             "notes": list(self.notes),
         }
+        masked: dict[str, Any] = redact_value(data)
+        return masked
 
     def to_records(self) -> list[dict[str, Any]]:
         """One flat dict per matched case: id, both scores, the difference, status, pass change,

@@ -80,6 +80,8 @@ class Run:
         positional_ids: True when its ids are row numbers: they name places, not cases.
         top: The highest score: 1, or Mastra's ``scale``.
         notes: What to know about its rows (scores out of range, counted as not scored).
+        first_row: The number its first case has where ids are places: 1 in a results file
+            (row numbers), 0 in a batch of results in memory (``score_many``'s places).
     """
 
     name: str
@@ -89,6 +91,7 @@ class Run:
     positional_ids: bool = False
     top: float = 1.0
     notes: tuple[str, ...] = ()
+    first_row: int = 1
 
     @property
     def columns(self) -> list[str]:
@@ -132,7 +135,7 @@ def load_run(source: Any, *, name: str | None = None) -> Run:
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
-            records = list(read_results(path))
+            records = list(read_results(path, whole=True))
         except (OSError, ValueError, ImportError) as exc:
             raise ValueError(f"{path}: cannot read results ({exc})") from None
         if not records:  # (summscore score never writes one: an empty or cut-off file)
@@ -198,7 +201,7 @@ def _from_results(results: list[SummaryResult], name: str) -> Run:
         r.id is None or (type(r.id) is int and r.id == position)
         for position, r in enumerate(results)
     )
-    return Run(name, cases, settings, positional_ids=positional)
+    return Run(name, cases, settings, positional_ids=positional, first_row=0)
 
 
 def _from_records(records: Sequence[Mapping[str, Any]], name: str) -> Run:

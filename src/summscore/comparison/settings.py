@@ -37,8 +37,8 @@ class ComparisonRefused(ValueError):
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...], name: str) -> bool:
-    if len(a) != 1 or len(b) != 1:
-        return a == b
+    if len(a) != 1 or len(b) != 1:  # (rows of several runs: the same mix, in any row order)
+        return set(a) == set(b)
     if name == "threshold":
         return math.isclose(float(a[0]), float(b[0]), rel_tol=1e-12, abs_tol=1e-12)
     return bool(a[0] == b[0])
@@ -51,7 +51,7 @@ def _shown(values: tuple[Any, ...]) -> str:
 def differences(base: Run, candidate: Run) -> list[str]:
     """What differs between the two runs' settings, one phrase each ("judge: lexical (base) vs
     openai:gpt-4o-mini (candidate)"); a run whose rows disagree among themselves counts as
-    different. A setting one run does not record (an older results file, results in memory) is
+    different, unless the other's rows hold the same values (in any order). A setting one run does not record (an older results file, results in memory) is
     not checked."""
     found = []
     for name in SETTINGS:

@@ -271,6 +271,11 @@ _use_numpy = True
 """False forces the pure-Python path (tests compare the two)."""
 
 
+_EXACT_UP_TO = 1000
+"""Discordant cases up to which McNemar's p-value is summed in whole numbers (beyond, in logs:
+the counts' binomial coefficients grow past what is quick to add)."""
+
+
 def _log_binomial_pmf(k: int, n: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2.0)
 
@@ -286,6 +291,8 @@ def mcnemar_exact(worse: int, better: int) -> float:
     if n == 0:
         return 1.0
     k = min(worse, better)
+    if n <= _EXACT_UP_TO:  # in whole numbers, then one correctly rounded division: exact
+        return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
     logs = [_log_binomial_pmf(i, n) for i in range(k + 1)]
     top = max(logs)
     tail = math.exp(top) * math.fsum(math.exp(v - top) for v in logs)

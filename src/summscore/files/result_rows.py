@@ -134,13 +134,19 @@ def is_results_file(path: str | Path) -> bool:
     return set(names) >= _SIGNATURE
 
 
-def read_results(path: str | Path, *, raw_csv: bool = False) -> Iterator[dict[str, Any]]:
+def read_results(
+    path: str | Path, *, raw_csv: bool = False, whole: bool = False
+) -> Iterator[dict[str, Any]]:
     """The records of a results file, in file order. A line cut short by an interruption (the
     last one, written when the run was stopped) is skipped. ``raw_csv``: the CSV or TSV file was
-    written with ``--raw-csv`` (its text cells carry no mark to take off)."""
+    written with ``--raw-csv`` (its text cells carry no mark to take off). ``whole``: the file
+    must be whole (``summscore compare``'s inputs, which ``summscore score`` writes whole): a
+    record that cannot be read raises ValueError naming its line, rather than being skipped."""
     opened = open_records(path)
     for record in opened.records:
         if record.fields is None or record.problem is not None:
+            if whole:
+                raise ValueError(f"{record.where} {record.problem}; the file is damaged or cut off")
             continue
         fields = dict(record.fields)
         if opened.format in ("csv", "tsv"):

@@ -57,7 +57,9 @@ class SummaryResults(list[SummaryResult]):
         return SummaryResults(r for r in self if not r.ok)
 
     def to_records(self) -> list[dict[str, Any]]:
-        """One flat dict per case: id, score, components, verdict, evidence counts, spend."""
+        """One flat dict per case: id, score, components, verdict, evidence counts, spend, and
+        what scored it (preset, judge, prompt set, threshold: ``summscore.compare`` refuses
+        two frames scored differently, as it refuses two results files)."""
         present = [n for n in _COMPONENTS if any(getattr(r, n) is not None for r in self)]
         records = []
         for r in self:
@@ -75,6 +77,10 @@ class SummaryResults(list[SummaryResult]):
                     "input_tokens": r.usage.input_tokens,
                     "output_tokens": r.usage.output_tokens,
                     "cost": r.usage.cost,
+                    "preset": r.preset,
+                    "judge": r.judge,
+                    "prompt_set": r.prompt_set,
+                    "threshold": r.threshold,
                 }
             )
         return records
