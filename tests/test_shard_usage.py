@@ -10,6 +10,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from summscore.cli import main
 from summscore.files.shards import source_key, steal
 
@@ -94,3 +97,29 @@ def test_rows_of_begun_sources_each_few_stay_where_they_are() -> None:
     queue = [_item(i, src) for i, src in enumerate("abcdabcdabcd")]
     begun = {source_key(src) for src in "abcd"}
     assert steal(queue, begun=begun, chunk=8) == ([], queue)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdef"), max_size=40),
+    st.sets(st.sampled_from("abcdef")),
+    st.integers(min_value=1, max_value=8),
+)
+def test_what_is_taken_keeps_the_file_order_and_splits_a_source_only_when_none_goes_whole(
+    sources: list[str], begun_sources: set[str], chunk: int
+) -> None:
+    queue = [_item(i, src) for i, src in enumerate(sources)]
+    begun = {source_key(src) for src in begun_sources}
+    stolen, kept = steal(queue, begun=begun, chunk=chunk)
+    assert sorted(stolen + kept) == queue  # every row once
+    assert stolen == sorted(stolen) and kept == sorted(kept)  # each in the file's order
+    if len(queue) <= chunk:
+        assert not stolen
+    taken = {src for _, src, *_ in stolen}
+    left = {src for _, src, *_ in kept}
+    split = taken & left
+    if split:  # no whole source could go: only the one with the most rows, past a chunk
+        (source,) = split
+        assert not taken - split and sources.count(source) > chunk
+        assert sources.count(source) == max(map(sources.count, sources))
+    assert not any(src in begun_sources for src in taken - split)  # whole: none begun

@@ -9,8 +9,8 @@ so the worker's source cache does the source-side work once, as one process woul
 file's order: the first row of a source pays its shared calls and the others reuse them, the same
 rows as in one process. A worker that runs out of rows takes whole sources from the longest
 queue, sources none of whose rows has been sent yet, in the file's order (their calls stay on the
-same rows); only a source already begun with many rows still queued (a file of one source) gives
-up its last rows instead, so every worker stays busy, and the taker does that source's work
+same rows); only where none can go whole, a source with many rows still queued (a file of one
+source) gives up its last rows instead, so every worker stays busy, and the taker does that source's work
 again (those rows' calls then differ from one process's; the numbers do not). The processes are ``ProcessPoolJudge``'s (quiet on
 Ctrl-C, stopped by the run, never orphaned).
 """
@@ -88,9 +88,10 @@ def steal(
     """What an idle worker takes from ``queue`` (rows in the file's order; ``begun``: the
     ``source_key`` of each source some row of which was already sent) and what stays. Nothing
     from a queue of at most ``chunk`` rows; else whole sources not yet begun, latest first,
-    until about half the rows; else the last half of the rows of the begun source with the most
-    rows queued, if more than ``chunk`` (the taker does its source's work again: worth it only
-    for many rows); else nothing. Both lists keep the file's order."""
+    until about half the rows, never all of them; else (none can go whole) the last half of the
+    rows of the source with the most rows queued, if more than ``chunk`` (the taker does its
+    source's work again: worth it only for many rows); else nothing. Both lists keep the file's
+    order."""
     rows = list(queue)
     if len(rows) <= chunk:
         return [], rows
