@@ -5,9 +5,13 @@ judge, rule and options: the same numbers), and scores whole cases, one after an
 only reads rows, sends them in chunks and writes results: its share of the CPU stays small, where
 sending each judge call to a worker cost it more than the call itself on short rows (two workers
 ran at 0.77x one). Every case of one source goes to one worker (by a stable hash of the source),
-so the worker's source cache does the source-side work once, as one process would; a worker that
-runs out of rows takes some of the longest queue's last ones, so a file of one source still keeps
-every worker busy. The processes are ``ProcessPoolJudge``'s (quiet on
+so the worker's source cache does the source-side work once, as one process would, and in the
+file's order: the first row of a source pays its shared calls and the others reuse them, the same
+rows as in one process. A worker that runs out of rows takes whole sources from the longest
+queue, sources none of whose rows has been sent yet, in the file's order (their calls stay on the
+same rows); only where none can go whole, a source with many rows still queued (a file of one
+source) gives up its last rows instead, so every worker stays busy, and the taker does that source's work
+again (those rows' calls then differ from one process's; the numbers do not). The processes are ``ProcessPoolJudge``'s (quiet on
 Ctrl-C, stopped by the run, never orphaned).
 """
 
@@ -25,12 +29,13 @@ from ..cases import Case
 from ..results import SummaryResult, Usage
 from ..scorer import SummarizationScorer
 
-__all__ = ["ShardedScorer"]
+__all__ = ["ShardedScorer", "source_key", "steal"]
 
 # Cases per message to a worker, and messages in flight per worker: enough that a worker never
 # waits for its next chunk, few enough that the last chunks of a window end together.
 _CHUNK = 8
 _IN_FLIGHT = 2
+_Item = tuple[int, Any, str, Any]  # (index in the file, source, summary, questions)
 
 
 class _CaseScorer:
@@ -51,7 +56,7 @@ class _CaseScorer:
 
     @staticmethod
     async def _score(
-        scorer: SummarizationScorer, cases: list[tuple[int, Any, str, Any]]
+        scorer: SummarizationScorer, cases: list[_Item]
     ) -> list[tuple[int, SummaryResult]]:
         done = []
         for index, source, summary, questions in cases:
@@ -63,9 +68,48 @@ class _CaseScorer:
         return done
 
 
+def _text(source: Any) -> str:
+    return source if isinstance(source, str) else "\n".join(map(str, source))
+
+
+def source_key(source: Any) -> int:
+    """A source's key for ``steal`` (its text's hash: the set of sources begun holds no text;
+    two sources of one hash only stay in their queue)."""
+    return hash(_text(source))
+
+
 def _shard(source: Any, workers: int) -> int:
-    text = source if isinstance(source, str) else "\n".join(map(str, source))
-    return zlib.crc32(text.encode("utf-8", "surrogatepass")) % workers
+    return zlib.crc32(_text(source).encode("utf-8", "surrogatepass")) % workers
+
+
+def steal(
+    queue: Iterable[_Item], begun: set[int], chunk: int = _CHUNK
+) -> tuple[list[_Item], list[_Item]]:
+    """What an idle worker takes from ``queue`` (rows in the file's order; ``begun``: the
+    ``source_key`` of each source some row of which was already sent) and what stays. Nothing
+    from a queue of at most ``chunk`` rows; else whole sources not yet begun, latest first,
+    until about half the rows, never all of them; else (none can go whole) the last half of the
+    rows of the source with the most rows queued, if more than ``chunk`` (the taker does its
+    source's work again: worth it only for many rows); else nothing. Both lists keep the file's
+    order."""
+    rows = list(queue)
+    if len(rows) <= chunk:
+        return [], rows
+    rows_of: dict[int, list[int]] = {}
+    for position, item in enumerate(rows):
+        rows_of.setdefault(source_key(item[1]), []).append(position)
+    taken: set[int] = set()
+    for key in reversed(rows_of):
+        if len(taken) >= len(rows) // 2:
+            break
+        if key not in begun and len(taken) + len(rows_of[key]) < len(rows):
+            taken.update(rows_of[key])
+    if not taken:
+        most = max(rows_of.values(), key=len)
+        if len(most) > chunk:
+            taken = set(most[len(most) - len(most) // 2 :])
+    stolen = [item for position, item in enumerate(rows) if position in taken]
+    return stolen, [item for position, item in enumerate(rows) if position not in taken]
 
 
 class ShardedScorer:
@@ -87,22 +131,27 @@ class ShardedScorer:
         self, cases: Iterable[Case]
     ) -> AsyncIterator[tuple[int, SummaryResult]]:
         """Yield ``(index, result)`` for each of ``cases`` as its chunk comes back."""
-        queues: list[deque[tuple[int, Any, str, Any]]] = [deque() for _ in range(self.workers)]
+        queues: list[deque[_Item]] = [deque() for _ in range(self.workers)]
+        begun: set[int] = set()  # source_key of the sources some row of which was sent
         for index, case in enumerate(cases):
             item = (index, case.source, case.summary, case.assessment_questions)
             queues[_shard(case.source, self.workers)].append(item)
-        running: dict[asyncio.Future[Any], list[tuple[int, Any, str, Any]]] = {}
+        running: dict[asyncio.Future[Any], list[_Item]] = {}
         owner: dict[asyncio.Future[Any], int] = {}
 
         def send(worker: int) -> None:
             queue = queues[worker]
-            if not queue:  # idle: take the last rows of the longest queue (their source's
-                longest = max(queues, key=len)  # work is done again here; the numbers are not)
-                if len(longest) > _CHUNK:
-                    queue.extend(longest.pop() for _ in range(len(longest) // 2))
+            if not queue:  # idle: take sources from the longest queue (see steal)
+                longest = max(queues, key=len)
+                stolen, kept = steal(longest, begun)
+                if stolen:
+                    longest.clear()
+                    longest.extend(kept)
+                    queue.extend(stolen)
             if not queue:
                 return
             chunk = [queue.popleft() for _ in range(min(_CHUNK, len(queue)))]
+            begun.update(source_key(item[1]) for item in chunk)
             task = asyncio.ensure_future(self._pool.run_on(worker, "score", {"cases": chunk}))
             running[task], owner[task] = chunk, worker
 

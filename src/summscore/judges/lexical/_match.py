@@ -228,6 +228,13 @@ def anchors_near(statement: Span, doc: Doc) -> frozenset[str]:
 _NEAR_TRIES = 32
 
 
+def far_numbers(statement: Span, near: frozenset[str]) -> frozenset[str]:
+    """The statement's numbers not in ``near``: a number given only in a sentence about
+    something else lends a window no word of the question ("29 lemons" next to "Claes won"
+    does not say Claes is 29)."""
+    return frozenset(n for n in statement.numbers if n not in near) & statement.token_set
+
+
 def _own_tokens(key: str) -> frozenset[str]:
     """The content tokens an anchor itself brings to a statement."""
     return name_tokens(key) | {key}

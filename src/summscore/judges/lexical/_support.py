@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from ._conflicts import Doubt, contradicted
 from ._doc import Doc
 from ._lexicon import NEGATIONS
-from ._match import anchor_in_doc, anchor_in_span, anchors_near, clip, pieces, ranked, recall
+from ._match import (
+    anchor_in_doc,
+    anchor_in_span,
+    anchors_near,
+    clip,
+    far_numbers,
+    pieces,
+    ranked,
+    recall,
+)
 from ._negation import is_negated, negated_heads
 from ._text import Span
 
@@ -126,6 +135,11 @@ def judge_question(statement: Span, doc: Doc) -> Verdict:
     if statement.anchors:
         near = anchors_near(statement, doc)
         found = [a for a in statement.anchors if a in near]
+        far = far_numbers(statement, near) & best.token_set
+        if far:  # a window is read without the numbers it gives only far from the question
+            rest = statement.token_set - far
+            best = doc.best_windows(rest, 1)[0]
+            best_recall = len(rest & best.token_set) / len(statement.token_set)
         share = len(found) / len(statement.anchors)
         if (share == 1 and best_recall >= 0.3) or (share >= 0.5 and best_recall >= 0.45):
             return Verdict(SUPPORTED, confidence=0.5 + best_recall / 2)
