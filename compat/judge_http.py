@@ -9,12 +9,20 @@ import re
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from compat.judge_server import JudgeServer
+from typing import Any, Protocol
 
 MODEL_IDS = ("compat-judge", "gpt-4o-mini", "gpt-4o")
+
+
+class Served(Protocol):
+    """What the handler uses of the server it serves (compat.judge_server.JudgeServer)."""
+
+    stats: Any
+    _lock: Any
+
+    def completion(
+        self, body: dict[str, Any], arrived: float | None = None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]: ...
 
 
 def sse_events(payload: dict[str, Any], *, include_usage: bool = False) -> list[dict[str, Any]]:
@@ -125,7 +133,7 @@ class _QuietServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def _handler_for(server: JudgeServer) -> type[BaseHTTPRequestHandler]:
+def _handler_for(server: Served) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         # Headers and body go out in separate writes: without TCP_NODELAY every answer waits
