@@ -239,16 +239,26 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
-def test_sigterm_answers_the_request_in_flight_503_and_stops_the_workers() -> None:
+def sigterm_with_a_request_in_flight(
+    case: dict[str, str], shutdown_timeout: float, *, group: bool = False
+) -> tuple[dict[str, Any], list[int], list[int]]:
+    """Start ``summscore serve`` (its own process group when ``group``), send ``case``, and send
+    SIGTERM (to the whole group when ``group``: systemd's default kill mode, `timeout`) once it
+    is in flight. Returns the answer (status, body), the worker processes the server had, and
+    those still running once it is gone."""
     port = _free_port()
-    command = [sys.executable, "-m", "summscore.cli", "serve", "--preset", "mastra"]
-    command += ["--port", str(port), "--shutdown-timeout", "1", "--no-access-log"]
+    command = [sys.executable, "-m", "summscore.cli", "serve", "--preset", "mastra", "--port"]
+    command += [str(port), "--shutdown-timeout", f"{shutdown_timeout:g}", "--no-access-log"]
     process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
     )
     url = f"http://127.0.0.1:{port}"
     answer: dict[str, Any] = {}
+    workers: list[int] = []
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and process.poll() is None:
@@ -257,10 +267,9 @@ def test_sigterm_answers_the_request_in_flight_503_and_stops_the_workers() -> No
                 break
             except httpx.TransportError:
                 time.sleep(0.2)
-        large = {"source": news(7, 600_000), "summary": news(8, 50_000)}
 
         def send() -> None:
-            response = httpx.post(f"{url}/v1/score", json=large, timeout=300)
+            response = httpx.post(f"{url}/v1/score", json=case, timeout=300)
             answer["status"], answer["body"] = response.status_code, response.json()
 
         sender = threading.Thread(target=send, daemon=True)
@@ -268,16 +277,28 @@ def test_sigterm_answers_the_request_in_flight_503_and_stops_the_workers() -> No
         while time.monotonic() < deadline:
             if httpx.get(f"{url}/healthz", timeout=5).json()["in_flight"]:
                 break
-            time.sleep(0.2)
+            time.sleep(0.05)
         workers = _children(process.pid)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=120)
+        if group:
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            process.send_signal(signal.SIGTERM)
+        process.wait(timeout=240)
         sender.join(60)
     finally:
         if process.poll() is None:
-            process.kill()
+            if group:
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
             process.wait()
-    left = _still_running(workers)
+    return answer, workers, _still_running(workers)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_sigterm_answers_the_request_in_flight_503_and_stops_the_workers() -> None:
+    large = {"source": news(7, 600_000), "summary": news(8, 50_000)}
+    answer, workers, left = sigterm_with_a_request_in_flight(large, 1)
     assert answer["status"] == 503
     assert answer["body"]["error"]["type"] == "shutting_down"
     assert workers and left == []  # the worker processes went with the server
