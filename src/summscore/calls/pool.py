@@ -57,11 +57,13 @@ class _QuietProcess(multiprocessing.context.SpawnProcess):
     `timeout`'s and a CI runner's: the parent stops the run or answers what is in flight, then
     stops its workers itself. A worker that raised KeyboardInterrupt too would print a traceback
     (while still importing, if it was young), and one that died of SIGTERM at once failed the
-    rows or requests it held. An ignored signal stays ignored across exec, and Python then
-    installs no handler of its own, so SIGINT is ignored in the parent while a worker starts;
-    SIGINT and SIGTERM are held back (blocked), not lost, should they arrive in that instant.
-    The worker inherits SIGTERM blocked and takes it once it has left the group
-    (``_leave_the_group``)."""
+    rows or requests it held. So the worker inherits SIGINT and SIGTERM blocked (a signal mask
+    survives exec), ignores SIGINT, leaves the group, then unblocks both
+    (``_leave_the_group``). The parent blocks them only in the thread that starts the worker
+    and keeps its own handlers: a signal that arrives in that instant is taken by another of
+    its threads, or once the worker is started. (SIGINT set to "ignore" in the parent for that
+    instant lost a Ctrl-C that another thread took, and made ``score``'s SIGTERM, handed to
+    SIGINT's handler, raise KeyboardInterrupt halfway through the start.)"""
 
     def start(self) -> None:
         quiet = threading.current_thread() is threading.main_thread() and hasattr(
@@ -71,11 +73,9 @@ class _QuietProcess(multiprocessing.context.SpawnProcess):
             super().start()
             return
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             super().start()
         finally:
-            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
@@ -85,7 +85,8 @@ class _QuietContext(multiprocessing.context.SpawnContext):
 
 def _start_worker(factory: Callable[[], Any]) -> None:
     global _worker_judge
-    # (A worker started from another thread than the main one gets here before it ignores it.)
+    # (Blocked since the spawn: a Ctrl-C meant for the group is dropped. A worker started from
+    # another thread than the main one gets here before it ignores it.)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _leave_the_group()
     parent = os.getppid()
@@ -98,14 +99,15 @@ def _leave_the_group() -> None:
     group is the parent's to handle. A SIGTERM that reached this worker while it started, still
     in the group, is dropped (it was the group's: setting SIGTERM to "ignore" discards it), then
     SIGTERM is taken again (blocked since the spawn: see ``_QuietProcess``). The pool itself
-    stops a worker with SIGKILL (``pool_stop.kill``), which nothing holds back."""
+    stops a worker with SIGKILL (``pool_stop.kill``), which nothing holds back. SIGINT, ignored
+    by now, is unblocked too."""
     if hasattr(os, "setsid"):
         with contextlib.suppress(OSError):  # (a session leader already)
             os.setsid()
     previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def _outlive_no_parent(parent: int) -> None:

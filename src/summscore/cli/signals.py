@@ -29,13 +29,22 @@ def keep_going_past_the_size_limit() -> None:
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM does what SIGINT (Ctrl-C) does at that moment; the earlier
-    handler is put back after it. Outside the main thread (where no handler can be set), nothing
-    changes."""
+    """While the block runs, SIGTERM does what SIGINT (Ctrl-C) does at that moment, once: a
+    second SIGTERM is the same request (`timeout` sends one to the run and one to its process
+    group), not a second Ctrl-C that would stop the run before it has written its rows. The
+    earlier handler is put back after the block. Outside the main thread (where no handler can
+    be set), nothing changes."""
     if not _main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGTERM, _as_ctrl_c)
+    asked: list[int] = []
+
+    def once(signum: int, frame: FrameType | None) -> None:
+        if not asked:
+            asked.append(signum)
+            _as_ctrl_c(signum, frame)
+
+    previous = signal.signal(signal.SIGTERM, once)
     try:
         yield
     finally:
