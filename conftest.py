@@ -48,8 +48,9 @@ else:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A local Ray instance (for tests/test_ray.py and tests/test_ray_cli.py, which skip where ray
-    is absent: ray is imported only when one of them asks for it)."""
+    """A local Ray instance (for tests/test_ray.py, tests/test_ray_cli.py and
+    tests/test_independence_ray.py, which skip where ray is absent: ray is imported only when
+    one of them asks for it)."""
     import ray
     import ray.data
 

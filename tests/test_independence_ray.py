@@ -6,9 +6,6 @@ batches of any size, and each row's result columns are those the row gets scored
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,27 +29,8 @@ from tests.independence_rows import (
     evidence,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ("ragas", "deepeval", "mastra")
 SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    # Workers import this module (the scorer factories live here) and tests/ from the repo root.
-    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    ray.shutdown()  # an instance another test started has other settings
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
-    )
-    ctx = ray.data.DataContext.get_current()
-    ctx.execution_options.preserve_order = True
-    ctx.enable_progress_bars = False
-    yield
-    ray.shutdown()
 
 
 def ragas_scorer() -> SummarizationScorer:

@@ -51,8 +51,8 @@ def _shown(values: tuple[Any, ...]) -> str:
 def differences(base: Run, candidate: Run) -> list[str]:
     """What differs between the two runs' settings, one phrase each ("judge: lexical (base) vs
     openai:gpt-4o-mini (candidate)"); a run whose rows disagree among themselves counts as
-    different, unless the other's rows hold the same values (in any order). A setting one run does not record (an older results file, results in memory) is
-    not checked."""
+    different, unless the other's rows hold the same values (in any order). A setting one run
+    does not record (an older results file, results in memory) is not checked."""
     found = []
     for name in SETTINGS:
         a, b = tuple(base.settings.get(name, ())), tuple(candidate.settings.get(name, ()))

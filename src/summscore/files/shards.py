@@ -10,9 +10,9 @@ file's order: the first row of a source pays its shared calls and the others reu
 rows as in one process. A worker that runs out of rows takes whole sources from the longest
 queue, sources none of whose rows has been sent yet, in the file's order (their calls stay on the
 same rows); only where none can go whole, a source with many rows still queued (a file of one
-source) gives up its last rows instead, so every worker stays busy, and the taker does that source's work
-again (those rows' calls then differ from one process's; the numbers do not). The processes are ``ProcessPoolJudge``'s (quiet on
-Ctrl-C, stopped by the run, never orphaned).
+source) gives up its last rows instead, so every worker stays busy, and the taker does that
+source's work again (those rows' calls then differ from one process's; the numbers do not). The
+processes are ``ProcessPoolJudge``'s (quiet on Ctrl-C, stopped by the run, never orphaned).
 """
 
 from __future__ import annotations
