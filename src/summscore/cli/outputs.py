@@ -102,6 +102,11 @@ def _check_others(args: argparse.Namespace, path: Path, out: Path | None) -> Non
     cache = getattr(args, "cache", None)
     if cache and (problem := unusable(Path(cache).expanduser(), folder=True)) is not None:
         raise UsageError(f"--cache {cache}: {problem}")
+    # The cache is a folder made before scoring: at the results' or the report's path it would
+    # stand where the file is to go, and the run end after scoring with nothing written.
+    for option, place in (("--out", out), ("--report", args.report)):
+        if cache and place is not None and _same_file(Path(cache).expanduser(), Path(place)):
+            raise UsageError(f"--cache {cache} is the {option} path; name another folder")
     if args.report:
         report = Path(args.report)
         if (problem := unusable(report)) is not None:
