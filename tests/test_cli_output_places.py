@@ -146,7 +146,9 @@ def test_a_cache_folder_at_the_results_or_report_path_is_refused_before_anything
     the run ended after scoring with "cannot write ...: Is a directory" and exit 4."""
     data, out, before = earlier
     place = tmp_path / ("new.jsonl" if clash == "--out" else "r.html")
-    args = ["--out", str(place)] if clash == "--out" else ["--out", str(out), "--report", str(place)]
+    args = (
+        ["--out", str(place)] if clash == "--out" else ["--out", str(out), "--report", str(place)]
+    )
     capsys.readouterr()
     assert _score(str(data), *args, "--cache", str(place)) == EXIT_USAGE
     line = _one_line_error(capsys.readouterr().err)

@@ -14,7 +14,7 @@ import pytest
 from summscore.cli import main
 from summscore.files.datasets import read_results
 
-IDS = ["'=x", "''y", "'+1+1", "=HYPERLINK(\"z\")", "plain"]
+IDS = ["'=x", "''y", "'+1+1", '=HYPERLINK("z")', "plain"]
 
 
 def _input(tmp_path: Path) -> Path:

@@ -12,9 +12,9 @@ text as it is) has a plain header, and its cells are read as they are.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
-import gzip
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
