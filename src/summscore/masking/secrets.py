@@ -36,6 +36,7 @@ __all__ = [
     "current_case_keys",
     "install_log_redaction",
     "redact",
+    "redact_log",
     "register_secret",
     "registered_secrets",
     "shorten",
@@ -189,7 +190,23 @@ def _environment_snapshot() -> dict[Any, Any]:
     return raw if isinstance(raw, dict) else dict(os.environ)
 
 
+# Secrets a piece of which the request being answered sent itself (``sent.sent_by_caller``): left as
+# sent in what goes back to it. Masked there, they answered whether a text the caller chose is a
+# piece of the server's key (and changed its score): a way to read the key a piece at a time.
+_sent: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
+    "summscore_sent", default=frozenset()
+)
+
+
 def _known_secrets() -> frozenset[str]:
+    """The secrets to mask here: registered and environment ones, but those a piece of which
+    the caller being answered sent itself (``sent.sent_by_caller``)."""
+    known = _all_secrets()
+    sent = _sent.get()
+    return known - sent if sent else known
+
+
+def _all_secrets() -> frozenset[str]:
     """Registered and environment secrets. Every reply is masked with these, so the set (and the
     pattern built from it) is reused until a secret is registered or the environment changes."""
     global _known_cache
@@ -269,10 +286,16 @@ def redact(text: str) -> str:
     return _redact(text, _case_keys.get())
 
 
-def _redact(text: str, case: frozenset[str] | None) -> str:
+def redact_log(text: str) -> str:
+    """``redact`` for a log line: every secret masked, those the caller sent too."""
+    return _redact(text, _case_keys.get(), logs=True)
+
+
+def _redact(text: str, case: frozenset[str] | None, *, logs: bool = False) -> str:
     if not text:
         return text
-    text = _mask_known(text, _known_secrets() | case if case else None)
+    known = _all_secrets() if logs else _known_secrets()
+    text = _mask_known(text, known | case if case else known)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)
@@ -341,15 +364,15 @@ def _redact_record(record: logging.LogRecord) -> None:
     extra = _log_keys.get()
     if extra:
         keys = extra | keys if keys else extra
-    cleaned = _redact(message, keys)
+    cleaned = _redact(message, keys, logs=True)
     if cleaned != message:
         record.msg = cleaned
         record.args = None
     if record.exc_info and record.exc_info[1] is not None:
         text = "".join(traceback.format_exception(*record.exc_info)).rstrip()
-        record.exc_text = _redact(text, keys)
+        record.exc_text = _redact(text, keys, logs=True)
     if record.stack_info:
-        record.stack_info = _redact(record.stack_info, keys)
+        record.stack_info = _redact(record.stack_info, keys, logs=True)
 
 
 install_log_redaction()

@@ -17,7 +17,8 @@ For each POST to a scoring path, in this order:
    with its line and column, for every kind: bad syntax, bytes that are not UTF-8, nesting past
    64 levels, an integer of 5,000 digits, NaN; see ``jsonbody``).
 
-The parsed body is left in the request's scope, so the app does not parse it again.
+The parsed body is left in the request's scope, so the app does not parse it again; while the app
+answers, a piece of a server secret the body holds is left as sent (``masking.sent``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..masking.sent import sent_by_caller
 from .errors import error_response
 from .jsonbody import InvalidBody, parse_json_body
 
@@ -172,7 +174,10 @@ class RequestGuard:
             return None  # the client went away
         answer = await self._check_body(scope, body)
         if answer is None:
-            await self.app(scope, _replay(body, receive), send)
+            # What the caller sent comes back as sent, a piece of a server key in it too: masked,
+            # it would tell the caller that it guessed a piece of the key (``masking.sent``).
+            with sent_by_caller(scope[PARSED_BODY]):
+                await self.app(scope, _replay(body, receive), send)
         return answer
 
     def _check_headers(self, scope: Scope) -> Any:
