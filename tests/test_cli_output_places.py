@@ -155,3 +155,17 @@ def test_a_cache_folder_at_the_results_or_report_path_is_refused_before_anything
     assert "--cache" in line and clash in line
     assert out.read_bytes() == before
     assert not place.exists()
+
+
+def test_an_out_that_is_a_loop_of_links_is_one_line_and_exit_2(
+    earlier: tuple[Path, Path, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python 3.11's ``Path.resolve`` raises RuntimeError on a loop: it was an internal error,
+    exit 5 with a traceback."""
+    data, _, _ = earlier
+    (tmp_path / "a.jsonl").symlink_to(tmp_path / "b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "a.jsonl")
+    capsys.readouterr()
+    assert _score(str(data), "--out", str(tmp_path / "a.jsonl")) == EXIT_USAGE
+    line = _one_line_error(capsys.readouterr().err)
+    assert "--out" in line and "a.jsonl" in line

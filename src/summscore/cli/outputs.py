@@ -45,8 +45,12 @@ def default_out(path: Path, sheet: str | None = None) -> Path:
 
 def through_links(out: Path) -> Path:
     """The file a symlinked ``--out`` points to: results are finished by a rename, which would
-    replace the user's link with a file; renaming onto the linked file keeps the link."""
-    return out.resolve() if out.is_symlink() else out
+    replace the user's link with a file; renaming onto the linked file keeps the link. A loop
+    of links is a usage error (Python 3.11's ``resolve`` raises RuntimeError for one)."""
+    try:
+        return out.resolve(strict=False) if out.is_symlink() else out
+    except (OSError, RuntimeError):
+        raise UsageError(f"--out {out}: cannot be reached (a loop of symbolic links)") from None
 
 
 def named_sheet(args: argparse.Namespace) -> str | None:
@@ -65,7 +69,7 @@ def named_sheet(args: argparse.Namespace) -> str | None:
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
+    except (OSError, RuntimeError):  # (RuntimeError: a loop of links, in Python 3.11)
         return False
 
 
