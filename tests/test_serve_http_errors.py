@@ -44,7 +44,7 @@ def test_a_request_uvicorn_cannot_read_gets_the_documented_error_shape(
     with serving([]) as address:
         answer = _exchange(address, request_bytes)
     head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400 "), answer
+    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n"), answer
     assert b"content-type: application/json" in head.lower()
     if b"transfer-encoding: chunked" in head.lower():
         body = b"".join(body.split(b"\r\n")[1::2])

@@ -98,7 +98,8 @@ def timed_protocol(
                 (b"connection", b"close"),
             ]
             try:
-                self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers)))
+                answer = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
+                self.transport.write(self.conn.send(answer))
                 self.transport.write(self.conn.send(h11.Data(data=_INVALID_HTTP)))
                 self.transport.write(self.conn.send(h11.EndOfMessage()))
             except h11.LocalProtocolError:  # (an answer had begun: nothing more can be said)
