@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import MissingExtraError
 from ..files.datasets import is_results_file
-from ..files.places import ForeignFileError, create_new, foreign, unusable
+from ..files.places import ForeignFileError, create_new, foreign, in_use, unusable
 from ..files.records import FORMATS
 from ..files.writer import OutputError, partial_path, writing_path
 from .usage import UsageError
@@ -86,6 +86,11 @@ def check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
         raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
     if (problem := unusable(out)) is not None:
         raise UsageError(f"--out {out}: {problem}")
+    if in_use(partial_path(out)):
+        raise UsageError(
+            f"--out {out}: another summscore run is writing it now (it holds "
+            f"{partial_path(out).name}); wait for that run to end, or name another --out"
+        )
     if args.resume and out.exists() and not is_results_file(out):
         raise UsageError(f"--resume: {out} is not a summscore results file")
     if out.exists() and not args.force and not is_results_file(out):
