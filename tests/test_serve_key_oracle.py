@@ -77,3 +77,29 @@ async def test_an_sk_key_the_client_sent_is_still_masked(monkeypatch: pytest.Mon
     one, batch, _ = await _answers(key)
     assert key not in str(one) and key not in str(batch)
     assert one["id"] == "job ***"
+
+
+async def test_a_server_key_quoted_by_the_judge_stays_masked_in_a_case_that_sent_none_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only what a case sent comes back as sent: the judge's error quoting the whole key is
+    masked in the case that sent 12 characters of it, and in a batch's other case (whose result
+    another client sending the same texts may be given)."""
+    from summscore.judges import FunctionJudge
+
+    monkeypatch.setenv("ACME_API_KEY", KEY)
+
+    def judge(prompt: str, schema: Any) -> Any:
+        raise RuntimeError(f"the gateway refused the key {KEY}")
+
+    scorer = SummarizationScorer(FunctionJudge(judge), preset="deepeval")
+    cases = [
+        {"id": "plain", "source": SOURCE, "summary": "Homes were approved."},
+        {"id": "guess", "source": SOURCE, "summary": f"Homes {KEY[:12]}."},
+    ]
+    async with _client(create_app(scorer)) as client:
+        answer = await client.post("/v1/score:batch", json={"cases": cases})
+    plain, guess = answer.json()["results"]
+    assert plain["error"] and KEY[:12] not in plain["error"] and "***" in plain["error"]
+    # The case that sent 12 characters of the key gets them back, never the rest of it.
+    assert guess["error"] and KEY[-13:] not in guess["error"] and "***" in guess["error"]

@@ -190,23 +190,16 @@ def _environment_snapshot() -> dict[Any, Any]:
     return raw if isinstance(raw, dict) else dict(os.environ)
 
 
-# Secrets a piece of which the request being answered sent itself (``sent.sent_by_caller``): left as
-# sent in what goes back to it. Masked there, they answered whether a text the caller chose is a
-# piece of the server's key (and changed its score): a way to read the key a piece at a time.
-_sent: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar(
-    "summscore_sent", default=frozenset()
+# What the caller being answered sent (``sent.sent_by_caller``): the secrets it holds a piece of,
+# and its text folded. A run of such a secret that the caller sent itself is left as sent in what
+# goes back to it: masked, it answered whether a text the caller chose is a piece of the server's
+# key (and changed its score), a way to read the key a piece at a time. Logs mask it all.
+_sent: contextvars.ContextVar[tuple[frozenset[str], str] | None] = contextvars.ContextVar(
+    "summscore_sent", default=None
 )
 
 
 def _known_secrets() -> frozenset[str]:
-    """The secrets to mask here: registered and environment ones, but those a piece of which
-    the caller being answered sent itself (``sent.sent_by_caller``)."""
-    known = _all_secrets()
-    sent = _sent.get()
-    return known - sent if sent else known
-
-
-def _all_secrets() -> frozenset[str]:
     """Registered and environment secrets. Every reply is masked with these, so the set (and the
     pattern built from it) is reused until a secret is registered or the environment changes."""
     global _known_cache
@@ -250,14 +243,18 @@ def _may_hold(text: str, known: frozenset[str]) -> bool:
     return bool(blocks) and any(map(_fold(text).__contains__, blocks))
 
 
-def _mask_known(text: str, known: frozenset[str] | None = None) -> str:
+def _mask_known(text: str, known: frozenset[str] | None = None, *, logs: bool = False) -> str:
     known = _known_secrets() if known is None else known
     if not known or not _may_hold(text, known):
         return text
     folded = _fold(text)  # (again: only in the rare text that may hold a secret)
+    sent = None if logs else _sent.get()
     spans: list[tuple[int, int]] = []
     for secret in known:
-        spans.extend(_secret_spans(text, secret, folded))
+        found = _secret_spans(text, secret, folded)
+        if sent is not None and secret in sent[0]:  # (runs the caller sent itself stay)
+            found = [(a, b) for a, b in found if folded[a:b] not in sent[1]]
+        spans.extend(found)
     return _mask_spans(text, spans)
 
 
@@ -294,8 +291,8 @@ def redact_log(text: str) -> str:
 def _redact(text: str, case: frozenset[str] | None, *, logs: bool = False) -> str:
     if not text:
         return text
-    known = _all_secrets() if logs else _known_secrets()
-    text = _mask_known(text, known | case if case else known)
+    known = _known_secrets()
+    text = _mask_known(text, known | case if case else known, logs=logs)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)

@@ -5,8 +5,9 @@ The service masks its own secrets (registered keys, the values of ``*_API_KEY`` 
 text the client sent itself (an id, a summary the judge quotes back, a field an error names),
 that masking answered whether a text the client chose is a piece of the server's key, with
 ``***`` or with the text (and changed the case's score): a client knowing the usual prefix could
-read the key a piece at a time. ``sent_by_caller`` leaves the secrets a request holds a piece of
-unmasked in what goes back to it; log records still mask them.
+read the key a piece at a time. ``sent_by_caller`` leaves a run of a server secret unmasked in
+what goes back to a request when the request itself holds that very run (a judge's error quoting
+more of the key still masks it); log records mask it all.
 """
 
 from __future__ import annotations
@@ -17,26 +18,34 @@ from typing import Any
 
 from . import secrets as _core
 
-__all__ = ["secrets_in", "sent_by_caller"]
+__all__ = ["secrets_in", "sent_by_caller", "sent_now"]
 
 
-def secrets_in(value: Any) -> frozenset[str]:
-    """The secrets of which ``value`` (a request body as parsed: its strings, keys of objects
-    included) holds a piece (about 8 ms a megabyte: the service finds them where it parses)."""
+def secrets_in(*values: Any) -> tuple[frozenset[str], str] | None:
+    """What ``values`` (a request body as parsed, or a case's texts: their strings, keys of
+    objects included) hold of the server's secrets: the secrets a piece of which they hold, and
+    their text folded (None when they hold none). About 8 ms a megabyte: the service finds them
+    where it parses."""
     texts: list[str] = []
-    _strings(value, texts)
+    _strings(values, texts)
     joined = "\x00".join(texts)
-    known = _core._all_secrets()
+    known = _core._known_secrets()
     if not (known and joined and _core._may_hold(joined, known)):
-        return frozenset()
+        return None
     folded = _core._fold(joined)
-    return frozenset(s for s in known if _core._secret_spans(joined, s, folded))
+    held = frozenset(s for s in known if _core._secret_spans(joined, s, folded))
+    return (held, folded) if held else None
+
+
+def sent_now() -> tuple[frozenset[str], str] | None:
+    """What the caller being answered sent of the server's secrets (``sent_by_caller``)."""
+    return _core._sent.get()
 
 
 @contextlib.contextmanager
-def sent_by_caller(sent: frozenset[str]) -> Iterator[None]:
-    """While the block runs, the secrets ``sent`` (``secrets_in`` the request being answered)
-    are not masked, except in log records."""
+def sent_by_caller(sent: tuple[frozenset[str], str] | None) -> Iterator[None]:
+    """While the block runs, a run of a server secret that the caller sent itself (``sent``:
+    ``secrets_in`` what it sent) is left as sent, except in log records."""
     token = _core._sent.set(sent)
     try:
         yield

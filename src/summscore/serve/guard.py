@@ -275,7 +275,7 @@ class RequestGuard:
         return None
 
 
-def _parse(body: bytes) -> tuple[Any, frozenset[str]]:
+def _parse(body: bytes) -> tuple[Any, tuple[frozenset[str], str] | None]:
     parsed = parse_json_body(body)
     return parsed, secrets_in(parsed)
 
