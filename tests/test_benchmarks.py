@@ -49,3 +49,24 @@ def test_vs_upstream_scores_agree_and_counts_calls() -> None:
     # Counts are deterministic: the source side is judged once per source, not per summary.
     for upstream, ours in calls:
         assert int(ours) < int(upstream)
+
+
+def test_serve_memory_runs_at_tiny_sizes() -> None:
+    """A large case small enough to be judged before the first small request (the latency phase
+    then timed none) ended in an IndexError instead of saying so."""
+    printed = _run(
+        "benchmarks/serve_memory.py",
+        "--only",
+        "latency",
+        "--big-chars",
+        "2000",
+        "--small-alone",
+        "2",
+        "--small-during",
+        "3",
+        "--batch-cases",
+        "2",
+        "--batch-chars",
+        "1000",
+    )
+    assert "during the large case: none timed" in printed

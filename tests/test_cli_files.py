@@ -183,7 +183,7 @@ def test_parquet_and_tsv_results(tmp_path: Path) -> None:
     tsv = tmp_path / "out.tsv"
     assert _score(str(data), "--out", str(tsv), "--limit", "2") == 0
     lines = tsv.read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("id\tscore\t") and len(lines) == 3
+    assert lines[0].startswith('"id"\t"score"\t') and len(lines) == 3  # (quoted: marked cells)
 
 
 def test_results_carry_provenance(tmp_path: Path) -> None:

@@ -133,3 +133,39 @@ def test_results_written_through_a_symlinked_out_land_in_the_linked_file(
     assert link.is_symlink() and link.resolve() == out.resolve()
     assert len(out.read_text(encoding="utf-8").splitlines()) == len(ROWS)
     assert not any(p.name.startswith(".latest") for p in tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("clash", ["--out", "--report"])
+def test_a_cache_folder_at_the_results_or_report_path_is_refused_before_anything_is_made(
+    earlier: tuple[Path, Path, bytes],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    clash: str,
+) -> None:
+    """The cache is a folder: at the path of the results file or the report, it was made first and
+    the run ended after scoring with "cannot write ...: Is a directory" and exit 4."""
+    data, out, before = earlier
+    place = tmp_path / ("new.jsonl" if clash == "--out" else "r.html")
+    args = (
+        ["--out", str(place)] if clash == "--out" else ["--out", str(out), "--report", str(place)]
+    )
+    capsys.readouterr()
+    assert _score(str(data), *args, "--cache", str(place)) == EXIT_USAGE
+    line = _one_line_error(capsys.readouterr().err)
+    assert "--cache" in line and clash in line
+    assert out.read_bytes() == before
+    assert not place.exists()
+
+
+def test_an_out_that_is_a_loop_of_links_is_one_line_and_exit_2(
+    earlier: tuple[Path, Path, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python 3.11's ``Path.resolve`` raises RuntimeError on a loop: it was an internal error,
+    exit 5 with a traceback."""
+    data, _, _ = earlier
+    (tmp_path / "a.jsonl").symlink_to(tmp_path / "b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "a.jsonl")
+    capsys.readouterr()
+    assert _score(str(data), "--out", str(tmp_path / "a.jsonl")) == EXIT_USAGE
+    line = _one_line_error(capsys.readouterr().err)
+    assert "--out" in line and "a.jsonl" in line

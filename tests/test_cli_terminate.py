@@ -5,6 +5,7 @@ only the rest. Before, the process died at once: no results file, no hint, statu
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -45,7 +46,9 @@ def _lines(path: Path) -> int:
         return 0
 
 
-def _terminated_run(data: Path, out: Path, *more: str, group: bool) -> tuple[int, str]:
+def _terminated_run(
+    data: Path, out: Path, *more: str, group: bool, sig: int = signal.SIGTERM
+) -> tuple[int, str]:
     """Start the command, send SIGTERM once its partial file holds some rows (to the whole
     process group when ``group``: what `timeout` and a CI runner do), and return its status and
     stderr."""
@@ -66,9 +69,9 @@ def _terminated_run(data: Path, out: Path, *more: str, group: bool) -> tuple[int
             time.sleep(0.01)
         assert run.poll() is None, "the run ended before it could be stopped: make it longer"
         if group:
-            os.killpg(run.pid, signal.SIGTERM)
+            os.killpg(run.pid, sig)
         else:
-            run.send_signal(signal.SIGTERM)
+            run.send_signal(sig)
         _, err = run.communicate(timeout=60)
     finally:
         if run.poll() is None:
@@ -108,3 +111,92 @@ def test_sigterm_writes_the_rows_so_far_and_resume_scores_the_rest(
     assert f"{len(kept):,} rows kept from the earlier run" in resumed.stderr
     rows = list(read_results(out))
     assert [row["id"] for row in rows] == ids
+
+
+def test_sighup_stops_a_run_as_sigterm_does(tmp_path: Path) -> None:
+    """A closed terminal or a dropped SSH session sends SIGHUP: the run died at once (status -1,
+    no results file, no hint); it now writes its rows and exits 130 as for SIGTERM."""
+    data = tmp_path / "data.jsonl"
+    ids = _input(data)
+    out = tmp_path / "out.jsonl"
+    status, err = _terminated_run(data, out, "--workers", "1", group=True, sig=signal.SIGHUP)
+    assert status == 130, err
+    assert "interrupted; the rows finished so far are in" in err and "--resume" in err
+    kept = [row["id"] for row in read_results(out)]
+    assert 0 < len(kept) < ROWS and kept == ids[: len(kept)]
+
+
+def test_a_run_started_under_nohup_keeps_ignoring_sighup(tmp_path: Path) -> None:
+    """`nohup` ignores SIGHUP for the command it starts: the run goes on past one."""
+    data = tmp_path / "data.jsonl"
+    _input(data)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
+    run = subprocess.Popen(
+        [*command, "--no-progress", "--workers", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while run.poll() is None and _lines(partial_path(out)) < 40:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        os.killpg(run.pid, signal.SIGHUP)
+        _, err = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 0, err
+    assert len(list(read_results(out))) == ROWS
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal of Linux")
+def test_a_terminal_that_hangs_up_ends_the_run_with_its_rows_written_and_status_130(
+    tmp_path: Path,
+) -> None:
+    """The real case of SIGHUP: the run's terminal closes. Its stderr then fails with EIO (not
+    EPIPE), which ended the run as an internal error (status 5) after its rows were written."""
+    import fcntl
+    import termios
+
+    data = tmp_path / "data.jsonl"
+    ids = _input(data)
+    out = tmp_path / "out.jsonl"
+    leader, follower = os.openpty()
+
+    def own_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
+    run = subprocess.Popen(
+        [*command, "--workers", "1"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        preexec_fn=own_terminal,
+    )
+    os.close(follower)
+    os.set_blocking(leader, False)
+    try:
+        deadline = time.monotonic() + 120
+        while run.poll() is None and _lines(partial_path(out)) < 40:
+            assert time.monotonic() < deadline
+            with contextlib.suppress(OSError):
+                os.read(leader, 65536)  # (the progress bar: a terminal that is read)
+            time.sleep(0.01)
+        assert run.poll() is None, "the run ended before the terminal closed: make it longer"
+        os.close(leader)
+        run.wait(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 130
+    kept = [row["id"] for row in read_results(out)]
+    assert 0 < len(kept) < ROWS and kept == ids[: len(kept)]

@@ -217,3 +217,25 @@ def test_a_report_that_cannot_be_written_after_a_ray_run_exits_4_with_the_result
         r["id"] for r in rows
     ]
     assert not report.exists()
+
+
+def test_raw_csv_on_ray_writes_the_text_as_it_is(
+    local_ray: None, judge_server: JudgeServer, tmp_path: Path
+) -> None:
+    """``--engine ray`` wrote CSV text cells marked for spreadsheets whatever ``--raw-csv`` said."""
+    import csv
+    import json
+
+    from summscore.cli import main
+
+    rows = _rows(2)
+    rows[0]["id"] = "=formula"
+    data = tmp_path / "runs.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    out = tmp_path / "ray.csv"
+    common = ["--judge", "openai", "--base-url", judge_server.url, "--model", MODEL]
+    common += ["--max-concurrency", "2", "--no-progress", "--engine", "ray", "--raw-csv"]
+    assert main(["score", str(data), *common, "--out", str(out)]) == 0
+    with out.open(encoding="utf-8", newline="") as handle:
+        ids = [row[0] for row in csv.reader(handle)][1:]
+    assert ids[0] == "=formula"

@@ -95,3 +95,22 @@ def test_a_row_of_many_quoted_cells_with_line_breaks_is_capped_as_it_is_read(
     assert rows[0].id == "wide" and "characters of lines" in str(rows[0].error)
     assert rows[-1].id == "last" and rows[-1].error is None
     assert rows[-1].source == "The mill closed."
+
+
+def test_a_tsv_cell_that_only_begins_with_a_quote_is_read_as_it_is(tmp_path: Path) -> None:
+    """TSV (IANA's) has no quoting: a summary that begins with a quotation, `"Yes" she said.`,
+    lost its quotes to the csv module (`Yes she said.`), silently. A line that is not valid
+    quoted CSV is read as plain TSV; a cell quoted whole (as Excel writes one) still loses its
+    quotes, and CSV keeps reading as CSV does."""
+    path = tmp_path / "data.tsv"
+    lines = [
+        _line("tsv", "r0", "The mill closed in 1990.", '"Closed," they said, "in 1990".'),
+        _line("tsv", '"r1" b', "The mill closed.", "It closed."),
+        _line("tsv", "r2", '"The mill closed.\tin 1990"', '"It ""closed""."'),
+    ]
+    path.write_text(_HEADER["tsv"] + "".join(lines), encoding="utf-8")
+    rows = list(read_rows(path))
+    assert [r.error for r in rows] == [None, None, None]
+    assert rows[0].summary == '"Closed," they said, "in 1990".'
+    assert rows[1].id == '"r1" b'
+    assert (rows[2].source, rows[2].summary) == ("The mill closed.\tin 1990", 'It "closed".')

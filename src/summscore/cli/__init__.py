@@ -32,6 +32,7 @@ from .score import run_score as run_score
 from .scorer_options import add_scorer_options as add_scorer_options
 from .scorer_options import make_judge as make_judge
 from .scorer_options import make_scorer as make_scorer
+from .signals import stopped_by_signal
 from .usage import EXIT_FAILED_ROWS as EXIT_FAILED_ROWS
 from .usage import EXIT_GATE_FAILED as EXIT_GATE_FAILED
 from .usage import EXIT_INTERNAL_ERROR as EXIT_INTERNAL_ERROR
@@ -74,19 +75,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("summscore: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as exc:
-        if _closed_streams(exc):  # (`2>&1 | head`: not a bug, the reader stopped)
-            return EXIT_OUTPUT_ERROR
+        if _closed_streams(exc):  # (`2>&1 | head`, a closed terminal: not a bug)
+            return EXIT_INTERRUPTED if stopped_by_signal() else EXIT_OUTPUT_ERROR
         _report_internal_error(exc)
         return EXIT_INTERNAL_ERROR
 
 
 def _closed_streams(exc: BaseException) -> bool:
     """Whether ``exc`` is (or was raised while handling) a write to a standard stream whose
-    reader is gone; if so the closed streams are pointed at the null device (so neither a
-    traceback nor the flush at exit writes to them again) and, where stderr is still open, one
-    line says what was lost."""
+    reader is gone, or to a terminal that hung up; if so the closed streams are pointed at the
+    null device (so neither a traceback nor the flush at exit writes to them again) and, where
+    stderr is still open, one line says what was lost."""
     seen: BaseException | None = exc
-    while seen is not None and not (isinstance(seen, OSError) and seen.errno == errno.EPIPE):
+    # EPIPE: a pipe's reader stopped; EIO: the terminal hung up (SIGHUP's usual cause).
+    while seen is not None and not (
+        isinstance(seen, OSError) and seen.errno in (errno.EPIPE, errno.EIO)
+    ):
         seen = seen.__cause__ or seen.__context__
     closed = [fd for fd in (1, 2) if _reader_gone(fd)]
     if seen is None or not closed:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import MissingExtraError
 from ..files.datasets import is_results_file
-from ..files.places import ForeignFileError, create_new, foreign, unusable
+from ..files.places import ForeignFileError, create_new, foreign, in_use, unusable
 from ..files.records import FORMATS
 from ..files.writer import OutputError, partial_path, writing_path
 from .usage import UsageError
@@ -45,8 +45,12 @@ def default_out(path: Path, sheet: str | None = None) -> Path:
 
 def through_links(out: Path) -> Path:
     """The file a symlinked ``--out`` points to: results are finished by a rename, which would
-    replace the user's link with a file; renaming onto the linked file keeps the link."""
-    return out.resolve() if out.is_symlink() else out
+    replace the user's link with a file; renaming onto the linked file keeps the link. A loop
+    of links is a usage error (Python 3.11's ``resolve`` raises RuntimeError for one)."""
+    try:
+        return out.resolve(strict=False) if out.is_symlink() else out
+    except (OSError, RuntimeError):
+        raise UsageError(f"--out {out}: cannot be reached (a loop of symbolic links)") from None
 
 
 def named_sheet(args: argparse.Namespace) -> str | None:
@@ -65,7 +69,7 @@ def named_sheet(args: argparse.Namespace) -> str | None:
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
+    except (OSError, RuntimeError):  # (RuntimeError: a loop of links, in Python 3.11)
         return False
 
 
@@ -82,6 +86,11 @@ def check_out(args: argparse.Namespace, path: Path, out: Path | None) -> None:
         raise UsageError(f"--out {out} is a directory; name a file, e.g. {out / 'results.jsonl'}")
     if (problem := unusable(out)) is not None:
         raise UsageError(f"--out {out}: {problem}")
+    if in_use(partial_path(out)):
+        raise UsageError(
+            f"--out {out}: another summscore run is writing it now (it holds "
+            f"{partial_path(out).name}); wait for that run to end, or name another --out"
+        )
     if args.resume and out.exists() and not is_results_file(out):
         raise UsageError(f"--resume: {out} is not a summscore results file")
     if out.exists() and not args.force and not is_results_file(out):
@@ -102,6 +111,11 @@ def _check_others(args: argparse.Namespace, path: Path, out: Path | None) -> Non
     cache = getattr(args, "cache", None)
     if cache and (problem := unusable(Path(cache).expanduser(), folder=True)) is not None:
         raise UsageError(f"--cache {cache}: {problem}")
+    # The cache is a folder made before scoring: at the results' or the report's path it would
+    # stand where the file is to go, and the run end after scoring with nothing written.
+    for option, place in (("--out", out), ("--report", args.report)):
+        if cache and place is not None and _same_file(Path(cache).expanduser(), Path(place)):
+            raise UsageError(f"--cache {cache} is the {option} path; name another folder")
     if args.report:
         report = Path(args.report)
         if (problem := unusable(report)) is not None:

@@ -4,6 +4,8 @@
   Ctrl-C does: the rows finished so far are written as a complete results file (and the report
   for them), the ``--resume`` command is printed, and the exit status is 130. Killed at once
   instead, a run left only its partial file and no word of how to go on.
+* SIGHUP, what a closed terminal or a dropped SSH session sends, does the same, unless the run
+  was started with it ignored (``nohup``): then it is still ignored.
 * SIGXFSZ (a file-size limit, ``ulimit -f``) is ignored, so that the write that passes the limit
   fails with EFBIG, an error the run reports with what it kept, instead of killing it silently.
 """
@@ -16,7 +18,9 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["keep_going_past_the_size_limit", "terminate_as_interrupt"]
+__all__ = ["keep_going_past_the_size_limit", "stopped_by_signal", "terminate_as_interrupt"]
+
+_STOPPED: list[int] = []  # the signal that stopped the run, once one has
 
 
 def keep_going_past_the_size_limit() -> None:
@@ -29,8 +33,8 @@ def keep_going_past_the_size_limit() -> None:
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM does what SIGINT (Ctrl-C) does at that moment, once: a
-    second SIGTERM is the same request (`timeout` sends one to the run and one to its process
+    """While the block runs, SIGTERM (and SIGHUP, unless ignored) does what SIGINT (Ctrl-C) does
+    at that moment, once: a second SIGTERM is the same request (`timeout` sends one to the run and one to its process
     group), not a second Ctrl-C that would stop the run before it has written its rows. The
     earlier handler is put back after the block. Outside the main thread (where no handler can
     be set), nothing changes."""
@@ -38,17 +42,30 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
         return
     asked: list[int] = []
+    _STOPPED.clear()
 
     def once(signum: int, frame: FrameType | None) -> None:
         if not asked:
             asked.append(signum)
+            _STOPPED.append(signum)
             _as_ctrl_c(signum, frame)
 
-    previous = signal.signal(signal.SIGTERM, once)
+    answered = [signal.SIGTERM]
+    hup = getattr(signal, "SIGHUP", None)
+    if hup is not None and signal.getsignal(hup) is not signal.SIG_IGN:  # (not under nohup)
+        answered.append(hup)
+    previous = {signum: signal.signal(signum, once) for signum in answered}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def stopped_by_signal() -> bool:
+    """Whether SIGTERM or SIGHUP stopped the run (its status is 130 even when, the terminal gone
+    with SIGHUP, its last lines could not be printed)."""
+    return bool(_STOPPED)
 
 
 def _as_ctrl_c(signum: int, frame: FrameType | None) -> None:

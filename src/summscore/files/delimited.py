@@ -175,6 +175,8 @@ def _delimited_rows(
                 first = lines.read_again_after_first(reader.dialect)  # (its cells: for the id)
                 yield Record(number, f"line {start}", _fields(names, first), _UNCLOSED)
                 continue
+            if reader.dialect.delimiter == "\t" and (plain := lines.plain_tsv()) is not None:
+                cells = plain  # (a cell that only begins with a quote: `"Yes" she said.`)
             if not cells or (len(cells) == 1 and not cells[0].strip()):
                 continue  # blank line
             number += 1
@@ -276,6 +278,20 @@ class _LineFeed:
             return len(list(strict)) != 1
         except csv.Error:
             return True
+
+    def plain_tsv(self) -> list[str] | None:
+        """The cells of the one-line TSV record just read, split at its tabs, when it is not valid
+        quoted CSV (a cell that begins with a quote and goes on after the closing one, as in
+        `"Yes" she said.`: IANA's TSV has no quoting, and the csv module would drop the quotes);
+        None when it is (a cell quoted whole, as Excel writes one, keeps its CSV reading)."""
+        if len(self._taken) != 1 or '"' not in (line := self._taken[0][1]):
+            return None
+        strict = csv.reader([line], delimiter="\t", quotechar='"', doublequote=True, strict=True)
+        try:
+            next(strict, None)
+        except csv.Error:
+            return line.rstrip("\r\n").split("\t")
+        return None
 
     def read_again_after_first(self, dialect: Any) -> list[str]:
         """Give out the record's lines again from its second; returns the cells of its first

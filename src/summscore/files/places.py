@@ -13,10 +13,14 @@ files: ``foreign`` says why one is not (a symbolic link, which summscore never m
 device, a pipe, a folder), and ``create_new`` opens one afresh, never through a link (a
 leftover plain file is removed first; ``O_EXCL`` and ``O_NOFOLLOW`` refuse whatever appears
 there meanwhile), so no run writes into a file a link points to, nor renames a link into place.
+
+A run holds a lock on the partial file it writes (``hold``, where the platform has ``fcntl``):
+``in_use`` tells a second run started on the same output that it must not touch it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -24,7 +28,12 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["ForeignFileError", "create_new", "foreign", "unusable"]
+try:
+    import fcntl
+except ImportError:  # (Windows: no lock, as before)
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["ForeignFileError", "create_new", "foreign", "hold", "in_use", "unusable"]
 
 
 class ForeignFileError(OSError):
@@ -72,6 +81,33 @@ def create_new(path: Path, mode: str = "w", **options: Any) -> IO[Any]:
     except BaseException:
         os.close(descriptor)
         raise
+
+
+def hold(handle: IO[Any]) -> None:
+    """Lock the working file ``handle`` was opened on for as long as it is open (see ``in_use``)."""
+    if fcntl is not None:
+        # (a file system without locks: the run goes on unlocked)
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def in_use(path: Path) -> bool:
+    """Whether another process holds the working file ``path`` (``hold``): a run writing it."""
+    if fcntl is None:
+        return False
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(descriptor)  # (closing it releases a lock taken here)
+    return False
 
 
 def unusable(path: Path, *, folder: bool = False) -> str | None:

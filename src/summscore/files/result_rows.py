@@ -5,11 +5,14 @@ recognised (``is_results_file``) and read back (``read_results``), in any of its
 A CSV or TSV results file is read back as it was written: numbers as numbers, ``success`` as a
 truth value, the list columns as lists, and text cells without the mark that kept a spreadsheet
 from evaluating them (``cells``), so ``--resume`` finds the same ids and fingerprints in a
-CSV file as in JSONL.
+CSV file as in JSONL. The file says whether its cells carry the mark: its header is quoted, as
+its text cells are, when they do; a ``--raw-csv`` file (and one of summscore 0.1.0, which wrote
+text as it is) has a plain header, and its cells are read as they are.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 from collections.abc import Iterator
@@ -29,6 +32,7 @@ __all__ = [
     "claim_support",
     "finite",
     "is_results_file",
+    "marked_cells",
     "output_row",
     "read_results",
 ]
@@ -135,14 +139,17 @@ def is_results_file(path: str | Path) -> bool:
 
 
 def read_results(
-    path: str | Path, *, raw_csv: bool = False, whole: bool = False
+    path: str | Path, *, raw_csv: bool | None = None, whole: bool = False
 ) -> Iterator[dict[str, Any]]:
     """The records of a results file, in file order. A line cut short by an interruption (the
-    last one, written when the run was stopped) is skipped. ``raw_csv``: the CSV or TSV file was
-    written with ``--raw-csv`` (its text cells carry no mark to take off). ``whole``: the file
-    must be whole (``summscore compare``'s inputs, which ``summscore score`` writes whole): a
-    record that cannot be read raises ValueError naming its line, rather than being skipped."""
+    last one, written when the run was stopped) is skipped. ``raw_csv``: whether the CSV or TSV
+    file's text cells carry no mark to take off (by default, what its header says: see
+    ``marked_cells``). ``whole``: the file must be whole (``summscore compare``'s inputs, which
+    ``summscore score`` writes whole): a record that cannot be read raises ValueError naming its
+    line, rather than being skipped."""
     opened = open_records(path)
+    if raw_csv is None and opened.format in ("csv", "tsv"):
+        raw_csv = not marked_cells(path)
     for record in opened.records:
         if record.fields is None or record.problem is not None:
             if whole:
@@ -154,7 +161,20 @@ def read_results(
         yield fields
 
 
-def _from_cell(name: str, value: Any, raw_csv: bool) -> Any:
+def marked_cells(path: str | Path) -> bool:
+    """Whether the CSV or TSV results file ``path`` was written with its text cells marked for
+    spreadsheets (not ``--raw-csv``): its header, unlike a raw file's, begins with a quote."""
+    path = Path(path)
+    opener: Any = gzip.open if path.suffix.lower() == ".gz" else open
+    try:
+        with opener(path, "rb") as handle:
+            head = handle.read(4)
+    except (OSError, EOFError):
+        return False
+    return head.removeprefix(b"\xef\xbb\xbf")[:1] == b'"'
+
+
+def _from_cell(name: str, value: Any, raw_csv: bool | None) -> Any:
     if value == "" or not isinstance(value, str):
         return None if value == "" else value
     if name in JSON_CELLS:

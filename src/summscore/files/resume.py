@@ -49,17 +49,16 @@ class ResumeState:
     kept_apart: int = 0
 
     @classmethod
-    def load(
-        cls, path: Path | Sequence[Path], *, raw_csv: bool = False, by_column: bool = False
-    ) -> ResumeState:
+    def load(cls, path: Path | Sequence[Path], *, by_column: bool = False) -> ResumeState:
         """The records of ``path`` (or of several files, the first's winning: a record whose id
         and occurrence an earlier file holds is left out); ``by_column``: an A/B run's, keyed by
-        id and summary column (see ``key_of``)."""
+        id and summary column (see ``key_of``). A CSV or TSV file is read as its header says
+        (marked for spreadsheets or raw, whatever this run writes)."""
         state = cls()
         for one in [path] if isinstance(path, Path) else path:
             seen: dict[str, int] = {}
             held = set(state.old)
-            for record in read_results(one, raw_csv=raw_csv):
+            for record in read_results(one):
                 column = record.get("summary_column") if by_column else None
                 key = key_of(record.get("id"), column)
                 occurrence = seen.get(key, 0)
@@ -109,12 +108,13 @@ def open_resume(out: Path, *, raw_csv: bool = False, by_column: bool = False) ->
     """``--resume``: the earlier records for ``out`` (None when there are none). Rows a killed
     run left in its partial file are first folded into ``out`` (written beside it, then renamed
     into place; the partial file is removed after), so the new run may start its own.
-    ``by_column``: an A/B run's records, keyed by id and summary column."""
+    ``by_column``: an A/B run's records, keyed by id and summary column; ``raw_csv``: how this
+    run writes CSV and TSV text cells (the folded file is written so)."""
     partial = partial_path(out)
     files = [p for p in (partial, out) if p.is_file() and p.stat().st_size]
     if not files:
         return None
-    state = ResumeState.load(files, raw_csv=raw_csv, by_column=by_column)
+    state = ResumeState.load(files, by_column=by_column)
     if partial in files:
         staged = writing_path(out)
         write_table(staged, output_format(out), state.old.values(), raw_csv=raw_csv)

@@ -58,7 +58,13 @@ class TableWriter:
         )
         if fmt in ("csv", "tsv"):
             delimiter = "\t" if fmt == "tsv" else ","
-            csv.writer(self._handle, delimiter=delimiter).writerow(WRITTEN)  # plain names
+            # The header says whether the text cells carry the mark: quoted like them when
+            # they do, plain in a raw file (``result_rows.marked_cells`` reads it).
+            csv.writer(
+                self._handle,
+                delimiter=delimiter,
+                quoting=csv.QUOTE_MINIMAL if raw_csv else csv.QUOTE_ALL,
+            ).writerow(WRITTEN)
             self._csv = csv.DictWriter(
                 self._handle,
                 fieldnames=WRITTEN,

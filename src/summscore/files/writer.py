@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .lines import json_line
-from .places import ForeignFileError, create_new
+from .places import ForeignFileError, create_new, hold
 from .result_rows import FIELDS, WRITTEN, finite, is_results_file, output_row, read_results
 from .tables import claim_support_type, output_format, parquet_schema, write_table
 
@@ -105,6 +105,7 @@ class ResultWriter:
             self._handle = create_new(
                 self.partial, "w", encoding="utf-8", errors="backslashreplace", newline=""
             )
+            hold(self._handle)  # (a second run on this --out is refused: places.in_use)
         except ForeignFileError:
             raise
         except OSError as exc:

@@ -36,6 +36,7 @@ __all__ = [
     "current_case_keys",
     "install_log_redaction",
     "redact",
+    "redact_log",
     "register_secret",
     "registered_secrets",
     "shorten",
@@ -189,6 +190,15 @@ def _environment_snapshot() -> dict[Any, Any]:
     return raw if isinstance(raw, dict) else dict(os.environ)
 
 
+# What the caller being answered sent (``sent.sent_by_caller``): the secrets it holds a piece of,
+# and its text folded. A run of such a secret that the caller sent itself is left as sent in what
+# goes back to it: masked, it answered whether a text the caller chose is a piece of the server's
+# key (and changed its score), a way to read the key a piece at a time. Logs mask it all.
+_sent: contextvars.ContextVar[tuple[frozenset[str], str] | None] = contextvars.ContextVar(
+    "summscore_sent", default=None
+)
+
+
 def _known_secrets() -> frozenset[str]:
     """Registered and environment secrets. Every reply is masked with these, so the set (and the
     pattern built from it) is reused until a secret is registered or the environment changes."""
@@ -233,14 +243,18 @@ def _may_hold(text: str, known: frozenset[str]) -> bool:
     return bool(blocks) and any(map(_fold(text).__contains__, blocks))
 
 
-def _mask_known(text: str, known: frozenset[str] | None = None) -> str:
+def _mask_known(text: str, known: frozenset[str] | None = None, *, logs: bool = False) -> str:
     known = _known_secrets() if known is None else known
     if not known or not _may_hold(text, known):
         return text
     folded = _fold(text)  # (again: only in the rare text that may hold a secret)
+    sent = None if logs else _sent.get()
     spans: list[tuple[int, int]] = []
     for secret in known:
-        spans.extend(_secret_spans(text, secret, folded))
+        found = _secret_spans(text, secret, folded)
+        if sent is not None and secret in sent[0]:  # (runs the caller sent itself stay)
+            found = [(a, b) for a, b in found if folded[a:b] not in sent[1]]
+        spans.extend(found)
     return _mask_spans(text, spans)
 
 
@@ -269,10 +283,16 @@ def redact(text: str) -> str:
     return _redact(text, _case_keys.get())
 
 
-def _redact(text: str, case: frozenset[str] | None) -> str:
+def redact_log(text: str) -> str:
+    """``redact`` for a log line: every secret masked, those the caller sent too."""
+    return _redact(text, _case_keys.get(), logs=True)
+
+
+def _redact(text: str, case: frozenset[str] | None, *, logs: bool = False) -> str:
     if not text:
         return text
-    text = _mask_known(text, _known_secrets() | case if case else None)
+    known = _known_secrets()
+    text = _mask_known(text, known | case if case else known, logs=logs)
     text = _PATTERNS[0].sub("Bearer " + _MASK, text)
     text = _PATTERNS[1].sub(_MASK, text)
     text = _PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}{_MASK}", text)
@@ -341,15 +361,15 @@ def _redact_record(record: logging.LogRecord) -> None:
     extra = _log_keys.get()
     if extra:
         keys = extra | keys if keys else extra
-    cleaned = _redact(message, keys)
+    cleaned = _redact(message, keys, logs=True)
     if cleaned != message:
         record.msg = cleaned
         record.args = None
     if record.exc_info and record.exc_info[1] is not None:
         text = "".join(traceback.format_exception(*record.exc_info)).rstrip()
-        record.exc_text = _redact(text, keys)
+        record.exc_text = _redact(text, keys, logs=True)
     if record.stack_info:
-        record.stack_info = _redact(record.stack_info, keys)
+        record.stack_info = _redact(record.stack_info, keys, logs=True)
 
 
 install_log_redaction()

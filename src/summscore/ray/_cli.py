@@ -59,8 +59,10 @@ def run_score_file(
     rows = list(rows_left if args.limit is None else islice(rows_left, args.limit))
     if not rows and args.limit != 0:
         raise ValueError(f"{path}: the file has no rows")
-    resume = open_resume(out) if args.resume and out is not None else None
-    writer = ResultWriter("-" if out is None else out)  # finished by an atomic rename on close
+    raw_csv = bool(getattr(args, "raw_csv", False))
+    resume = open_resume(out, raw_csv=raw_csv) if args.resume and out is not None else None
+    # (finished by an atomic rename on close)
+    writer = ResultWriter("-" if out is None else out, raw_csv=raw_csv)
     sink = RunSink(
         writer,
         model=args.model,

@@ -17,7 +17,8 @@ For each POST to a scoring path, in this order:
    with its line and column, for every kind: bad syntax, bytes that are not UTF-8, nesting past
    64 levels, an integer of 5,000 digits, NaN; see ``jsonbody``).
 
-The parsed body is left in the request's scope, so the app does not parse it again.
+The parsed body is left in the request's scope, so the app does not parse it again; while the app
+answers, a piece of a server secret the body holds is left as sent (``masking.sent``).
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..masking.sent import secrets_in, sent_by_caller
 from .errors import error_response
 from .jsonbody import InvalidBody, parse_json_body
 
 __all__ = ["PARSED_BODY", "RequestGuard", "token_matches", "unauthorized"]
 
 PARSED_BODY = "summscore.parsed_body"  # the scope key of the parsed body
+_SENT = "summscore.sent_secrets"  # the server secrets a piece of which the body holds
 _THREAD_PARSE = 256 * 1024  # bodies above this are parsed in a thread (the loop keeps serving)
 
 
@@ -172,7 +175,10 @@ class RequestGuard:
             return None  # the client went away
         answer = await self._check_body(scope, body)
         if answer is None:
-            await self.app(scope, _replay(body, receive), send)
+            # What the caller sent comes back as sent, a piece of a server key in it too: masked,
+            # it would tell the caller that it guessed a piece of the key (``masking.sent``).
+            with sent_by_caller(scope[_SENT]):
+                await self.app(scope, _replay(body, receive), send)
         return answer
 
     def _check_headers(self, scope: Scope) -> Any:
@@ -260,13 +266,18 @@ class RequestGuard:
             )
         try:
             if len(body) > _THREAD_PARSE:
-                parsed = await anyio.to_thread.run_sync(parse_json_body, body)
+                parsed, sent = await anyio.to_thread.run_sync(_parse, body)
             else:
-                parsed = parse_json_body(body)
+                parsed, sent = _parse(body)
         except InvalidBody as exc:
             return error_response(400, "invalid_json", str(exc))
-        scope[PARSED_BODY] = parsed
+        scope[PARSED_BODY], scope[_SENT] = parsed, sent
         return None
+
+
+def _parse(body: bytes) -> tuple[Any, tuple[frozenset[str], str] | None]:
+    parsed = parse_json_body(body)
+    return parsed, secrets_in(parsed)
 
 
 def _declared(headers: Any) -> int:

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
 from ..files.lines import json_line
-from ..masking.secrets import redact
+from ..masking.secrets import redact_log as redact
 from ..results import SummaryResult
 
 __all__ = [

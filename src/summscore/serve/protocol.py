@@ -16,6 +16,10 @@ protocol that watches h11's view of the client (``their_state``):
   app never reads, after a 404 say). While the app has not answered, it gets up to three more
   seconds (an event loop held by other work), then the connection is closed regardless.
 
+A request h11 cannot read (a chunked body whose framing is broken, a ``Content-Length`` that is
+not a number, no ``Host``, a request line of garbage) gets a ``400`` in the service's error shape
+(type ``invalid_http``), not uvicorn's plain-text "Invalid HTTP request received.".
+
 Headers are also bounded in size by h11 (16 KiB, uvicorn's default), bodies by the guard's limit.
 The subclass uses uvicorn's h11 implementation whatever else is installed (with ``httptools``,
 uvicorn's "auto" would pick a protocol without these deadlines).
@@ -34,6 +38,18 @@ __all__ = ["timed_protocol"]
 
 _BODY_MARGIN = 1.0  # seconds: the app's own 408 comes first
 _EXTENSIONS = 3  # margins more for an app that is about to answer (a busy event loop)
+
+
+_INVALID_HTTP = json.dumps(
+    {
+        "error": {
+            "type": "invalid_http",
+            "message": "the request is not valid HTTP/1.1 (its request line, its headers or the "
+            "framing of its chunked body); the connection is closed",
+            "field": None,
+        }
+    }
+).encode()
 
 
 def _answer_408(message: str) -> bytes:
@@ -73,6 +89,22 @@ def timed_protocol(
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._follow()
+
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to a request h11 cannot read, in the service's error shape."""
+            headers = [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(_INVALID_HTTP)).encode()),
+                (b"connection", b"close"),
+            ]
+            try:
+                answer = h11.Response(status_code=400, headers=headers, reason=b"Bad Request")
+                self.transport.write(self.conn.send(answer))
+                self.transport.write(self.conn.send(h11.Data(data=_INVALID_HTTP)))
+                self.transport.write(self.conn.send(h11.EndOfMessage()))
+            except h11.LocalProtocolError:  # (an answer had begun: nothing more can be said)
+                pass
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()

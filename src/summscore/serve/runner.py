@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..masking.replies import redact_value
+from ..masking.sent import secrets_in, sent_by_caller, sent_now
 from ..results import SummaryResult
 from ..scorer import SummarizationScorer
 from .config import DEFAULT_REQUEST_OPTIONS, ServeConfig
@@ -301,7 +302,11 @@ class Runner:
         key = case_key(
             scorer.preset, scorer.options, case.source, case.summary, case.assessment_questions
         )
-        data, how = await self.shared.get(key, lambda: self._score_once(scorer, case))
+        # A run of a server key comes back unmasked in the case that sent it, and only there
+        # (its result may be given to another client sending the same texts): ``masking.sent``.
+        texts = (case.source, case.summary, case.assessment_questions)
+        with sent_by_caller(secrets_in(*texts) if sent_now() is not None else None):
+            data, how = await self.shared.get(key, lambda: self._score_once(scorer, case))
         if how != "scored" and self.on_reused is not None:
             self.on_reused(how)
         return with_id(data, case.id)
