@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
+from pydantic import BaseModel
 
 from summscore import SummarizationScorer
 from summscore.inspect import summarization
@@ -99,3 +101,21 @@ def test_name_names_each_instance_as_given_in_one_task(judge_server: Any, tmp_pa
         assert sample.scores["summarization1"].value == pytest.approx(expected["deepeval"])
     with pytest.raises(ValueError, match="name must be a non-empty string"):
         summarization(name="", scorer=shared["ragas"])
+
+
+def test_summscore_judge_calls_run_off_inspects_event_loop(tmp_path: Path) -> None:
+    """With summscore's own judge (``scorer=``/``llm=``) the judge's calls run on summscore's
+    background loop, not on the loop where Inspect does each sample's logging between the
+    scorer's awaits (answers read there waited for that work: issue #48)."""
+    threads: list[str] = []
+
+    async def judge(prompt: str, schema: type[BaseModel]) -> BaseModel:
+        threads.append(threading.current_thread().name)
+        return schema.model_validate(answer(prompt, schema.model_json_schema()))
+
+    shared = SummarizationScorer(llm=judge, preset="ragas")
+    [log] = eval(_task(summarization(scorer=shared)), log_dir=str(tmp_path), display="none")
+    assert log.status == "success", log.error
+    assert threads and set(threads) == {"summscore-loop"}
+    expected = {c.id: shared.score(c.source, c.summary).score for c in CASES}
+    assert _scores(log) == pytest.approx(expected)

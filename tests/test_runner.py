@@ -1,15 +1,18 @@
-"""summscore's background event loop (``run_sync``): a connection pool that is garbage-collected
-without being closed must not take a live connection's wake-ups with it (issue #14's stall)."""
+"""summscore's background event loop (``run_sync``, ``run_on_background``): a connection pool
+that is garbage-collected without being closed must not take a live connection's wake-ups with it
+(issue #14's stall); a coroutine handed over from another loop runs there and is cancelled with
+its caller."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 from typing import Any, ClassVar
 
 import pytest
 
-from summscore.calls.sync import run_sync
+from summscore.calls.sync import run_on_background, run_sync
 
 # Longest the echo may take before the test calls the connection stalled (it answers in
 # microseconds; without the guard it never answers).
@@ -94,3 +97,30 @@ def test_a_collected_unclosed_pool_does_not_stall_a_new_connection_on_the_same_f
         if reused:
             break
     assert reused  # the situation under test did arise: the fd number was handed out again
+
+
+def test_run_on_background_runs_there_and_a_cancelled_caller_cancels_it() -> None:
+    started, cancelled = threading.Event(), threading.Event()
+
+    async def where() -> str:
+        return threading.current_thread().name
+
+    async def forever() -> None:
+        started.set()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    async def main() -> str:
+        name = await run_on_background(where())
+        task = asyncio.ensure_future(run_on_background(forever()))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return name
+
+    assert asyncio.run(main()) == "summscore-loop"
+    assert cancelled.wait(5)

@@ -26,6 +26,7 @@ import threading
 from typing import Any
 
 from .adapters.platforms import face_scorer, pick_text, result_metadata
+from .calls.sync import run_on_background
 from .errors import MissingExtraError
 from .scorer import SummarizationScorer
 
@@ -111,7 +112,14 @@ def _summarization(
                     (state.metadata or {}).get(field), (field,), f"metadata[{field!r}]"
                 )
             summary = state.output.completion
-            result = await active().ascore(text, summary)
+            if fixed is not None:
+                # summscore's own judge: its calls run on summscore's loop, not on Inspect's,
+                # which spends the samples' logging work between the scorer's awaits (answers
+                # read late there stretched the judge's rounds). An Inspect model stays on
+                # Inspect's loop: it is called through Inspect's own context.
+                result = await run_on_background(fixed.ascore(text, summary))
+            else:
+                result = await active().ascore(text, summary)
         except Exception as exc:
             return Score(value=math.nan, explanation=f"{type(exc).__name__}: {exc}")
         return Score(

@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["run_sync"]
+__all__ = ["run_on_background", "run_sync"]
 
 T = TypeVar("T")
 
@@ -138,3 +138,22 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     except BaseException:
         future.cancel()
         raise
+
+
+async def run_on_background(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` run on summscore's background loop, from a caller's asyncio loop.
+
+    For a face inside a loop that keeps its own event loop busy with work between the scorer's
+    awaits (Inspect's per-sample logging): the judge's requests go out and their answers are read
+    on the background loop's thread while the caller's loop does that work, instead of waiting
+    their turn in its queue. Cancelling the caller cancels ``coro``. On summscore's own loop (or
+    in a loop that is not asyncio's, where there is nothing to hand the result back to), ``coro``
+    is awaited where it is."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another async library's loop (trio): run here, as before
+        return await coro
+    if _background.in_loop_thread():
+        return await coro
+    future = asyncio.run_coroutine_threadsafe(coro, _background.loop())
+    return await asyncio.wrap_future(future)
