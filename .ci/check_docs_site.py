@@ -7,6 +7,8 @@ Fails, naming each page and what is wrong, when
   docstrings are Google style; mkdocs.yml must parse them so);
 - a Sphinx role is left in the text (":class:`X`", ":meth:`y`", ...): the docstrings use
   Markdown cross-references or backticks;
+- a docstring line became a heading (a count written ``#answers / ...`` out of backticks):
+  the object loses its description and the page's contents gain the sentence;
 - a result model's page lacks a row, with a type and a description, for one of its fields, or
   one of its public properties and methods (a member without a docstring is left off the page);
   a result model is every dataclass and pydantic model a reference page shows (those of a face
@@ -32,6 +34,7 @@ _UNPARSED = re.compile(
     r"<p>\s*(Args|Arguments|Parameters|Returns|Yields|Raises|Attributes|Examples?|Note|Warns):",
 )
 _ROLE = re.compile(r":(?:py:)?(?:class|meth|func|attr|mod|exc|data|obj|const):(?:`|<code>)")
+_DOCSTRING_HEADING = re.compile(r'<h\d id="(summscore[\w.]*)--[^"]*"')
 _ROW = re.compile(r'<tr class="doc-section-item">(.*?)</tr>', re.S)
 _CELLS = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -204,6 +207,10 @@ def check(site: Path) -> list[str]:
         where = html_path.relative_to(site).as_posix()
         problems += [f"{where}: an unparsed '{m}:' section" for m in _UNPARSED.findall(html)]
         problems += [f"{where}: a raw Sphinx role '{m.group(0)}'" for m in _ROLE.finditer(html)]
+        problems += [
+            f"{where}: a line of {m}'s docstring shown as a heading (put it in backticks)"
+            for m in dict.fromkeys(_DOCSTRING_HEADING.findall(html))
+        ]
     models = dict.fromkeys([*RESULT_MODELS, *shown_models(site)])
     documented = [c for path, _ in models if (c := model_class(path)) is not None]
     for path, name in models:

@@ -52,6 +52,31 @@ def test_no_sphinx_role_in_the_watched_files_either() -> None:
     assert not found, found
 
 
+def test_no_docstring_formula_reads_as_markdown() -> None:
+    """A docstring line opening with ``#`` (``#"yes" / #verdicts``, a count) is a heading to
+    Markdown, and ``qa*(1-coeff) + conciseness*coeff`` is italics: the reference would show the
+    sentence as a heading in the page's table of contents, or a formula without its products.
+    Formulas are written in backticks."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        if path in _watched():
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            if not isinstance(node, kinds):
+                continue
+            fenced = False
+            for line in (ast.get_docstring(node) or "").splitlines():
+                prose = re.sub(r"``.*?``|`[^`]*`", "", line)
+                if line.strip().startswith("```"):
+                    fenced = not fenced
+                elif not fenced and (re.match(r" {0,3}#", line) or re.search(r"\w\*[\w(]", prose)):
+                    found.append(f"{path.relative_to(ROOT)} {getattr(node, 'name', '')}: {line}")
+    assert not found, found
+
+
 RESULT_MODELS = [
     "summscore.results.SummaryResult",
     "summscore.results.ClaimVerdict",
@@ -159,6 +184,7 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     (page / "index.html").write_text(
         '<h2 id="summscore.results.SummaryResult">SummaryResult</h2>'
         "<p>Args: llm: the judge</p><p>See :class:<code>Judge</code>.</p>"
+        '<h4 id="summscore.formulas.f--answers-answers">answers / #answers</h4>'
         '<table><tr class="doc-section-item"><td><code>score</code></td>'
         "<td><code>float</code></td><td><p>The score.</p></td></tr></table>"
     )
@@ -176,6 +202,7 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     problems = "\n".join(checker.check(tmp_path))
     assert "unparsed 'Args:' section" in problems
     assert "raw Sphinx role" in problems
+    assert "a line of summscore.formulas.f's docstring shown as a heading" in problems
     assert "SummaryResult has no row for its field 'reason'" in problems
     assert "summscore.ragas: no reference page" in problems
     assert "SummaryResult has no row for its field 'score'" not in problems
