@@ -171,6 +171,52 @@ def test_the_service_page_lists_the_health_body_exactly() -> None:
     assert named == set(HealthResponse.model_fields)
 
 
+@pytest.mark.parametrize("page", ["scorer.md", "cases.md"])
+def test_every_member_a_reference_page_lists_has_a_docstring(page: str) -> None:
+    """A member listed under ``members:`` without a docstring is shown as a bare signature
+    (``SummarizationScorer.threshold`` was)."""
+    import importlib
+    import inspect
+
+    text = (DOCS / "reference" / page).read_text("utf-8")
+    bare = []
+    for block in re.split(r"^::: ", text, flags=re.M)[1:]:
+        path = block.split()[0]
+        module, _, name = path.rpartition(".")
+        try:
+            owner = getattr(importlib.import_module(module), name)
+        except ModuleNotFoundError:
+            owner = importlib.import_module(path)
+        for member in re.findall(r"^ {8}- (\w+)$", block, re.M):
+            value = inspect.getattr_static(owner, member)
+            if not inspect.getdoc(getattr(value, "__func__", value)):
+                bare.append(f"{path}.{member}")
+    assert bare == []
+
+
+def test_the_site_checker_knows_a_page_for_every_public_module() -> None:
+    """Every module tests/test_layout.py pins as public API has a reference page the site check
+    reads (its __all__, name by name): the package itself re-exports names documented where they
+    live, and the command line (``summscore.cli.main``) has its own page, docs/cli.md."""
+    from tests.test_layout import PUBLIC_API
+
+    spec = importlib.util.spec_from_file_location(
+        "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
+    )
+    assert spec and spec.loader
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    elsewhere = {"summscore", "summscore.scorer", "summscore.cli"}
+    modules = {
+        "summscore" + "".join(f".{part}" for part in Path(file).with_suffix("").parts)
+        for file in PUBLIC_API
+    }
+    modules = {m.removesuffix(".__init__") for m in modules}
+    assert sorted(modules - elsewhere - set(checker.MODULE_PAGES)) == []
+    assert "summscore.SummarizationScorer" in (DOCS / "reference" / "scorer.md").read_text()
+    assert (DOCS / "cli.md").is_file()
+
+
 def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
@@ -187,6 +233,9 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
         '<h4 id="summscore.formulas.f--answers-answers">answers / #answers</h4>'
         '<table><tr class="doc-section-item"><td><code>score</code></td>'
         "<td><code>float</code></td><td><p>The score.</p></td></tr></table>"
+        '<h3 id="summscore.results.SummaryResult.ok" class="doc doc-heading">ok</h3>'
+        '<div class="doc-signature highlight"><pre><code>ok: bool</code></pre></div>'
+        '<div class="doc doc-contents ">\n\n</div>'
     )
     # A result model no list names, shown without a field table and without a property.
     compare = tmp_path / "reference" / "compare"
@@ -203,6 +252,7 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     assert "unparsed 'Args:' section" in problems
     assert "raw Sphinx role" in problems
     assert "a line of summscore.formulas.f's docstring shown as a heading" in problems
+    assert "summscore.results.SummaryResult.ok is shown with no description" in problems
     assert "SummaryResult has no row for its field 'reason'" in problems
     assert "summscore.ragas: no reference page" in problems
     assert "SummaryResult has no row for its field 'score'" not in problems
