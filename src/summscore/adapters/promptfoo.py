@@ -132,15 +132,21 @@ def scorer_from_settings(
     return SummarizationScorer(llm=client, model=model, preset=preset, **options)
 
 
+# promptfoo's getEnvBool: the values it reads as on (any letter case).
+_PROMPTFOO_TRUE = ("1", "true", "yes", "yup", "yeppers")
+
+
 def expanded_sources(suite: Mapping[str, Any], env: Mapping[str, str] = os.environ) -> list[str]:
     """The tests of a promptfoo suite (as its ``beforeAll`` extension hook sees it) whose source
     promptfoo would split: a variable holding a list of strings becomes one test per element
     unless the test (or ``defaultTest``) sets ``options.disableVarExpansion`` or the environment
-    ``PROMPTFOO_DISABLE_VAR_EXPANSION``. Each problem names the test, the variable and the fix.
+    ``PROMPTFOO_DISABLE_VAR_EXPANSION`` (read as promptfoo reads it). Each problem names the test,
+    the variable and the fix. The switch set in the config's ``env:`` block is not seen: promptfoo
+    hands it to no hook, and the problem says so.
 
     The source variables are ``source`` and every ``source_var`` the suite's assertions name
     (in ``config:``, or in a ``/v1/promptfoo`` URL)."""
-    if str(env.get("PROMPTFOO_DISABLE_VAR_EXPANSION", "")).lower() in ("1", "true", "yes"):
+    if str(env.get("PROMPTFOO_DISABLE_VAR_EXPANSION", "")).lower() in _PROMPTFOO_TRUE:
         return []
     default = suite.get("defaultTest")
     default = default if isinstance(default, Mapping) else {}
@@ -164,7 +170,9 @@ def expanded_sources(suite: Mapping[str, Any], env: Mapping[str, str] = os.envir
                 problems.append(
                     f"{label}: vars.{name} is a list of {len(value)} passages, which promptfoo "
                     f"runs as {len(value)} tests of one passage each; to score the whole source, "
-                    "add `options: {disableVarExpansion: true}` to the test (or to defaultTest)"
+                    "add `options: {disableVarExpansion: true}` to the test (or to defaultTest); "
+                    "PROMPTFOO_DISABLE_VAR_EXPANSION in the config's env: block is not seen "
+                    "here: set it in the environment instead"
                 )
     return problems
 
