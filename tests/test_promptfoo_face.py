@@ -202,3 +202,33 @@ def test_the_extensions_stop_names_what_it_cannot_see() -> None:
     assert "tests[0] ('two passages'): vars.source is a list of 2 passages" in problem
     assert "options: {disableVarExpansion: true}" in problem
     assert "env:" in problem and "PROMPTFOO_DISABLE_VAR_EXPANSION" in problem
+
+
+def test_the_extension_stops_a_scenario_whose_source_promptfoo_would_split() -> None:
+    """promptfoo's ``scenarios`` cross each ``config`` entry with each test and expand the merged
+    vars as a test's: a list of passages in a scenario's config is split as well."""
+    from summscore.adapters.promptfoo import expanded_sources
+
+    passages = ["The council met.", "The library opens."]
+    suite = {
+        "defaultTest": {"assert": [{"type": "python", "config": {"source_var": "article"}}]},
+        "scenarios": [
+            {
+                "description": "reports",
+                "config": [{"vars": {"article": "one text"}}, {"vars": {"article": passages}}],
+                "tests": [{"vars": {"summary": "a"}}, {"vars": {"summary": "b"}}],
+            },
+            {
+                "config": [
+                    {"vars": {"article": passages}, "options": {"disableVarExpansion": True}}
+                ],
+                "tests": [{"vars": {"summary": "c"}}],
+            },
+        ],
+    }
+    problems = expanded_sources(suite, {})
+    assert [p.split(":", 1)[0] for p in problems] == [
+        "scenarios[0].config[1] with tests[0] ('reports')",
+        "scenarios[0].config[1] with tests[1] ('reports')",
+    ]
+    assert all("vars.article is a list of 2 passages" in p for p in problems)
