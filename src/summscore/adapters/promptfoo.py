@@ -184,7 +184,7 @@ def _run_tests(
     promptfoo merges them (vars, options; the assertions of all three)."""
 
     def merged(label: str, description: Any, *parts: Mapping[str, Any]) -> tuple[str, Any]:
-        test = {
+        test: dict[str, Any] = {
             key: {k: v for part in (default, *parts) for k, v in _mapping(part.get(key)).items()}
             for key in ("vars", "options")
         }
