@@ -217,6 +217,21 @@ def test_the_site_checker_knows_a_page_for_every_public_module() -> None:
     assert (DOCS / "cli.md").is_file()
 
 
+def test_the_service_page_says_what_the_promptfoo_route_reads() -> None:
+    """docs/service.md's row for POST /v1/promptfoo: promptfoo's webhook posts the output and the
+    context (prompt and vars), never the assertion's ``config:``; the route takes the source
+    variable and the pass mark from its URL's query, and the page says so."""
+    pytest.importorskip("fastapi")
+    from summscore.serve.promptfoo import _QUERY, PromptfooRequest
+
+    page = (DOCS / "service.md").read_text("utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| `POST /v1/promptfoo`"))
+    asked = row.split("|")[2]
+    assert set(PromptfooRequest.model_fields) == {"output", "context"}
+    assert "config" not in asked, asked
+    assert all(f"`{name}`" in asked for name in _QUERY), asked
+
+
 def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
