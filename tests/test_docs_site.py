@@ -175,6 +175,21 @@ def test_every_install_include_names_a_section() -> None:
         assert include.search((DOCS / page).read_text("utf-8")), f"{page}: no install snippet"
 
 
+def test_a_page_that_names_an_extra_shows_how_to_install_it() -> None:
+    """"Parquet (with the `parquet` extra)" and nothing more sends a reader to guess
+    `pip install "summscore[parquet]"`, which an index cannot answer: the page includes that
+    extra's install section."""
+    missing = []
+    for page in sorted(DOCS.rglob("*.md")):
+        if "snippets" in page.parts or page.name == "changelog.md":
+            continue
+        text = page.read_text("utf-8")
+        for extra in set(re.findall(r"the `(\w+)` extra", text)) & set(EXTRAS):
+            if f'--8<-- "docs/snippets/install.md:{extra}"' not in text:
+                missing.append(f"{page.relative_to(ROOT)}: {extra}")
+    assert sorted(missing) == []
+
+
 # The framework pages and the service's page: each installs an extra and shows an offline tab.
 FACE_PAGES = [
     "frameworks/index.md",
