@@ -233,6 +233,21 @@ def test_the_service_page_says_what_the_promptfoo_route_reads() -> None:
     assert all(f"`{name}`" in asked for name in _QUERY), asked
 
 
+def test_the_packages_docstring_names_every_face() -> None:
+    """``help(summscore)`` opens with the package docstring: it lists the faces there are."""
+    import summscore
+
+    spec = importlib.util.spec_from_file_location(
+        "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
+    )
+    assert spec and spec.loader
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    faces = [m for m, page in checker.MODULE_PAGES.items() if page.startswith("reference/faces/")]
+    doc = " ".join((summscore.__doc__ or "").split())
+    assert len(faces) == 12 and [f for f in faces if f"``{f}``" not in doc] == []
+
+
 def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
