@@ -176,7 +176,7 @@ def test_every_install_include_names_a_section() -> None:
 
 
 def test_a_page_that_names_an_extra_shows_how_to_install_it() -> None:
-    """"Parquet (with the `parquet` extra)" and nothing more sends a reader to guess
+    """ "Parquet (with the `parquet` extra)" and nothing more sends a reader to guess
     `pip install "summscore[parquet]"`, which an index cannot answer: the page includes that
     extra's install section."""
     missing = []
