@@ -9,6 +9,8 @@ Fails, naming each page and what is wrong, when
   Markdown cross-references or backticks;
 - an object is shown with no description (a function, method or property without a docstring
   in a page's members list: its entry is a bare signature);
+- a page's own heading has nothing under it before the next heading of its level (the objects
+  a reference page shows under a heading must sit a level below it);
 - a docstring line became a heading (a count written ``#answers / ...`` out of backticks):
   the object loses its description and the page's contents gain the sentence;
 - a result model's page lacks a row, with a type and a description, for one of its fields, or
@@ -38,6 +40,7 @@ _UNPARSED = re.compile(
 _ROLE = re.compile(r":(?:py:)?(?:class|meth|func|attr|mod|exc|data|obj|const):(?:`|<code>)")
 _DOCSTRING_HEADING = re.compile(r'<h\d id="(summscore[\w.]*)--[^"]*"')
 _OBJECT_HEADING = re.compile(r'<h(\d) id="(summscore[\w.]*)" class="doc doc-heading">')
+_HEADING = re.compile(r'<h([1-6]) id="([^"]+)"([^>]*)>')
 _ROW = re.compile(r'<tr class="doc-section-item">(.*?)</tr>', re.S)
 _CELLS = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -197,6 +200,23 @@ def shown_models(site: Path) -> list[tuple[str, str]]:
     return found
 
 
+def empty_sections(html: str) -> list[str]:
+    """The ids of a page's own headings (not an object's) with no text, picture or code before
+    the next heading of the same or a higher level."""
+    found = []
+    headings = list(_HEADING.finditer(html))
+    for index, heading in enumerate(headings):
+        if "doc-heading" in heading.group(3) or heading.group(1) == "1":
+            continue
+        after = headings[index + 1] if index + 1 < len(headings) else None
+        if after is None or int(after.group(1)) > int(heading.group(1)):
+            continue
+        between = html[heading.end() : after.start()].split("</h", 1)[-1].split(">", 1)[-1]
+        if not _TAG.sub(" ", between).split() and "<img" not in between:
+            found.append(heading.group(2))
+    return found
+
+
 def undescribed(html: str) -> list[str]:
     """The objects of a page whose entry has no text of its own beside the signature."""
     found = []
@@ -239,6 +259,7 @@ def check(site: Path) -> list[str]:
             f"{where}: {name} is shown with no description (no docstring?)"
             for name in undescribed(html)
         ]
+        problems += [f"{where}: the section #{h} is empty" for h in empty_sections(html)]
     models = dict.fromkeys([*RESULT_MODELS, *shown_models(site)])
     documented = [c for path, _ in models if (c := model_class(path)) is not None]
     for path, name in models:

@@ -268,6 +268,12 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
         '<div class="doc-signature highlight"><pre><code>ok: bool</code></pre></div>'
         '<div class="doc doc-contents ">\n\n</div>'
     )
+    (tmp_path / "index.html").write_text(
+        '<h1 id="home">Home</h1><h2 id="backends">Backends</h2>'
+        '<h2 id="summscore.judges.LexicalJudge" class="doc doc-heading">LexicalJudge</h2>'
+        '<div class="doc doc-contents "><p>The offline judge.</p></div>'
+        '<h2 id="framework-models">Framework models</h2><p>Each wraps a model.</p>'
+    )
     # A result model no list names, shown without a field table and without a property.
     compare = tmp_path / "reference" / "compare"
     compare.mkdir()
@@ -284,6 +290,8 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     assert "raw Sphinx role" in problems
     assert "a line of summscore.formulas.f's docstring shown as a heading" in problems
     assert "summscore.results.SummaryResult.ok is shown with no description" in problems
+    assert "index.html: the section #backends is empty" in problems
+    assert "#framework-models" not in problems and "#home" not in problems
     assert "SummaryResult has no row for its field 'reason'" in problems
     assert "summscore.ragas: no reference page" in problems
     assert "SummaryResult has no row for its field 'score'" not in problems
