@@ -7,6 +7,12 @@ Fails, naming each page and what is wrong, when
   docstrings are Google style; mkdocs.yml must parse them so);
 - a Sphinx role is left in the text (":class:`X`", ":meth:`y`", ...): the docstrings use
   Markdown cross-references or backticks;
+- an object is shown with no description (a function, method or property without a docstring
+  in a page's members list: its entry is a bare signature);
+- a page's own heading has nothing under it before the next heading of its level (the objects
+  a reference page shows under a heading must sit a level below it);
+- a docstring line became a heading (a count written ``#answers / ...`` out of backticks):
+  the object loses its description and the page's contents gain the sentence;
 - a result model's page lacks a row, with a type and a description, for one of its fields, or
   one of its public properties and methods (a member without a docstring is left off the page);
   a result model is every dataclass and pydantic model a reference page shows (those of a face
@@ -32,6 +38,9 @@ _UNPARSED = re.compile(
     r"<p>\s*(Args|Arguments|Parameters|Returns|Yields|Raises|Attributes|Examples?|Note|Warns):",
 )
 _ROLE = re.compile(r":(?:py:)?(?:class|meth|func|attr|mod|exc|data|obj|const):(?:`|<code>)")
+_DOCSTRING_HEADING = re.compile(r'<h\d id="(summscore[\w.]*)--[^"]*"')
+_OBJECT_HEADING = re.compile(r'<h(\d) id="(summscore[\w.]*)" class="doc doc-heading">')
+_HEADING = re.compile(r'<h([1-6]) id="([^"]+)"([^>]*)>')
 _ROW = re.compile(r'<tr class="doc-section-item">(.*?)</tr>', re.S)
 _CELLS = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -94,15 +103,20 @@ MODULE_PAGES = {
     "summscore.formulas": "reference/formulas",
     "summscore.results": "reference/results",
     "summscore.comparison": "reference/compare",
+    "summscore.cases": "reference/cases",
 }
 # Names re-exported from a framework (documented by the framework; the module's docstring says so).
 UPSTREAM = {"summscore.deepeval.SummarizationTemplate"}
 # Names a page shows under their home module rather than the re-exporting one.
 SHOWN_AS = {
+    "summscore.cases.Case": "summscore.Case",
     "summscore.judges.allow_model_requests": "summscore.judges.guard.allow_model_requests",
     "summscore.judges.check_model_request": "summscore.judges.guard.check_model_request",
     "summscore.judges.ModelRequestsForbidden": "summscore.judges.guard.ModelRequestsForbidden",
 }
+
+# Names shown on another page than their module's (the page links to it).
+SHOWN_ON = {"summscore.Case": ["reference/scorer"]}
 
 
 def public_names(module: str) -> list[str]:
@@ -186,6 +200,39 @@ def shown_models(site: Path) -> list[tuple[str, str]]:
     return found
 
 
+def empty_sections(html: str) -> list[str]:
+    """The ids of a page's own headings (not an object's) with no text, picture or code before
+    the next heading of the same or a higher level."""
+    found = []
+    headings = list(_HEADING.finditer(html))
+    for index, heading in enumerate(headings):
+        if "doc-heading" in heading.group(3) or heading.group(1) == "1":
+            continue
+        after = headings[index + 1] if index + 1 < len(headings) else None
+        if after is None or int(after.group(1)) > int(heading.group(1)):
+            continue
+        between = html[heading.end() : after.start()].split("</h", 1)[-1].split(">", 1)[-1]
+        if not _TAG.sub(" ", between).split() and "<img" not in between:
+            found.append(heading.group(2))
+    return found
+
+
+def undescribed(html: str) -> list[str]:
+    """The objects of a page whose entry has no text of its own beside the signature."""
+    found = []
+    headings = list(_OBJECT_HEADING.finditer(html))
+    for heading, after in zip(headings, [*headings[1:], None]):
+        entry = html[heading.end() : after.start() if after else len(html)]
+        start = entry.find('<div class="doc doc-contents')
+        if start < 0:
+            continue
+        own = entry[start:].split('<div class="doc doc-children">', 1)[0]
+        text = _TAG.sub(" ", re.sub(r"<pre.*?</pre>", "", own, flags=re.S))
+        if not text.split():
+            found.append(heading.group(2))
+    return found
+
+
 def table_rows(block: str) -> dict[str, tuple[str, str]]:
     """Name -> (type, description) of each row of the block's own Attributes table."""
     own = block.split('<div class="doc doc-children">', 1)[0]
@@ -204,6 +251,15 @@ def check(site: Path) -> list[str]:
         where = html_path.relative_to(site).as_posix()
         problems += [f"{where}: an unparsed '{m}:' section" for m in _UNPARSED.findall(html)]
         problems += [f"{where}: a raw Sphinx role '{m.group(0)}'" for m in _ROLE.finditer(html)]
+        problems += [
+            f"{where}: a line of {m}'s docstring shown as a heading (put it in backticks)"
+            for m in dict.fromkeys(_DOCSTRING_HEADING.findall(html))
+        ]
+        problems += [
+            f"{where}: {name} is shown with no description (no docstring?)"
+            for name in undescribed(html)
+        ]
+        problems += [f"{where}: the section #{h} is empty" for h in empty_sections(html)]
     models = dict.fromkeys([*RESULT_MODELS, *shown_models(site)])
     documented = [c for path, _ in models if (c := model_class(path)) is not None]
     for path, name in models:
@@ -238,7 +294,8 @@ def check(site: Path) -> list[str]:
             if f"{module}.{public}" in UPSTREAM:
                 continue
             shown = SHOWN_AS.get(f"{module}.{public}", f"{module}.{public}")
-            if f'id="{shown}"' not in html:
+            pages = [html, *(page(site, p) for p in SHOWN_ON.get(shown, []))]
+            if not any(f'id="{shown}"' in text for text in pages):
                 problems.append(f"{name}: {module}.{public} is not on the page")
     return problems
 

@@ -52,6 +52,31 @@ def test_no_sphinx_role_in_the_watched_files_either() -> None:
     assert not found, found
 
 
+def test_no_docstring_formula_reads_as_markdown() -> None:
+    """A docstring line opening with ``#`` (``#"yes" / #verdicts``, a count) is a heading to
+    Markdown, and ``qa*(1-coeff) + conciseness*coeff`` is italics: the reference would show the
+    sentence as a heading in the page's table of contents, or a formula without its products.
+    Formulas are written in backticks."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        if path in _watched():
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            if not isinstance(node, kinds):
+                continue
+            fenced = False
+            for line in (ast.get_docstring(node) or "").splitlines():
+                prose = re.sub(r"``.*?``|`[^`]*`", "", line)
+                if line.strip().startswith("```"):
+                    fenced = not fenced
+                elif not fenced and (re.match(r" {0,3}#", line) or re.search(r"\w\*[\w(]", prose)):
+                    found.append(f"{path.relative_to(ROOT)} {getattr(node, 'name', '')}: {line}")
+    assert not found, found
+
+
 RESULT_MODELS = [
     "summscore.results.SummaryResult",
     "summscore.results.ClaimVerdict",
@@ -146,6 +171,83 @@ def test_the_service_page_lists_the_health_body_exactly() -> None:
     assert named == set(HealthResponse.model_fields)
 
 
+@pytest.mark.parametrize("page", ["scorer.md", "cases.md"])
+def test_every_member_a_reference_page_lists_has_a_docstring(page: str) -> None:
+    """A member listed under ``members:`` without a docstring is shown as a bare signature
+    (``SummarizationScorer.threshold`` was)."""
+    import importlib
+    import inspect
+
+    text = (DOCS / "reference" / page).read_text("utf-8")
+    bare = []
+    for block in re.split(r"^::: ", text, flags=re.M)[1:]:
+        path = block.split()[0]
+        module, _, name = path.rpartition(".")
+        try:
+            owner = getattr(importlib.import_module(module), name)
+        except ModuleNotFoundError:
+            owner = importlib.import_module(path)
+        for member in re.findall(r"^ {8}- (\w+)$", block, re.M):
+            value = inspect.getattr_static(owner, member)
+            if not inspect.getdoc(getattr(value, "__func__", value)):
+                bare.append(f"{path}.{member}")
+    assert bare == []
+
+
+def test_the_site_checker_knows_a_page_for_every_public_module() -> None:
+    """Every module tests/test_layout.py pins as public API has a reference page the site check
+    reads (its __all__, name by name): the package itself re-exports names documented where they
+    live, and the command line (``summscore.cli.main``) has its own page, docs/cli.md."""
+    from tests.test_layout import PUBLIC_API
+
+    spec = importlib.util.spec_from_file_location(
+        "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
+    )
+    assert spec and spec.loader
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    elsewhere = {"summscore", "summscore.scorer", "summscore.cli"}
+    modules = {
+        "summscore" + "".join(f".{part}" for part in Path(file).with_suffix("").parts)
+        for file in PUBLIC_API
+    }
+    modules = {m.removesuffix(".__init__") for m in modules}
+    assert sorted(modules - elsewhere - set(checker.MODULE_PAGES)) == []
+    assert "summscore.SummarizationScorer" in (DOCS / "reference" / "scorer.md").read_text()
+    assert (DOCS / "cli.md").is_file()
+
+
+def test_the_service_page_says_what_the_promptfoo_route_reads() -> None:
+    """docs/service.md's row for POST /v1/promptfoo: promptfoo's webhook posts the output and the
+    context (prompt and vars), never the assertion's ``config:``; the route takes the source
+    variable and the pass mark from its URL's query, and the page says so."""
+    pytest.importorskip("fastapi")
+    from summscore.serve.promptfoo import _QUERY, PromptfooRequest
+
+    page = (DOCS / "service.md").read_text("utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| `POST /v1/promptfoo`"))
+    asked = row.split("|")[2]
+    sent = asked.split(";", 1)[0]  # what the row lists as sent, before what it says of the rest
+    assert set(PromptfooRequest.model_fields) == {"output", "context"}
+    assert "config" not in sent and "never the assertion's `config:`" in asked, asked
+    assert all(f"`{name}`" in asked for name in _QUERY), asked
+
+
+def test_the_packages_docstring_names_every_face() -> None:
+    """``help(summscore)`` opens with the package docstring: it lists the faces there are."""
+    import summscore
+
+    spec = importlib.util.spec_from_file_location(
+        "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
+    )
+    assert spec and spec.loader
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    faces = [m for m, page in checker.MODULE_PAGES.items() if page.startswith("reference/faces/")]
+    doc = " ".join((summscore.__doc__ or "").split())
+    assert len(faces) == 12 and [f for f in faces if f"``{f}``" not in doc] == []
+
+
 def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location(
         "check_docs_site", ROOT / ".ci" / "check_docs_site.py"
@@ -159,8 +261,18 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     (page / "index.html").write_text(
         '<h2 id="summscore.results.SummaryResult">SummaryResult</h2>'
         "<p>Args: llm: the judge</p><p>See :class:<code>Judge</code>.</p>"
+        '<h4 id="summscore.formulas.f--answers-answers">answers / #answers</h4>'
         '<table><tr class="doc-section-item"><td><code>score</code></td>'
         "<td><code>float</code></td><td><p>The score.</p></td></tr></table>"
+        '<h3 id="summscore.results.SummaryResult.ok" class="doc doc-heading">ok</h3>'
+        '<div class="doc-signature highlight"><pre><code>ok: bool</code></pre></div>'
+        '<div class="doc doc-contents ">\n\n</div>'
+    )
+    (tmp_path / "index.html").write_text(
+        '<h1 id="home">Home</h1><h2 id="backends">Backends</h2>'
+        '<h2 id="summscore.judges.LexicalJudge" class="doc doc-heading">LexicalJudge</h2>'
+        '<div class="doc doc-contents "><p>The offline judge.</p></div>'
+        '<h2 id="framework-models">Framework models</h2><p>Each wraps a model.</p>'
     )
     # A result model no list names, shown without a field table and without a property.
     compare = tmp_path / "reference" / "compare"
@@ -176,6 +288,10 @@ def test_the_site_checker_fails_on_what_it_looks_for(tmp_path: Path) -> None:
     problems = "\n".join(checker.check(tmp_path))
     assert "unparsed 'Args:' section" in problems
     assert "raw Sphinx role" in problems
+    assert "a line of summscore.formulas.f's docstring shown as a heading" in problems
+    assert "summscore.results.SummaryResult.ok is shown with no description" in problems
+    assert "index.html: the section #backends is empty" in problems
+    assert "#framework-models" not in problems and "#home" not in problems
     assert "SummaryResult has no row for its field 'reason'" in problems
     assert "summscore.ragas: no reference page" in problems
     assert "SummaryResult has no row for its field 'score'" not in problems

@@ -175,6 +175,21 @@ def test_every_install_include_names_a_section() -> None:
         assert include.search((DOCS / page).read_text("utf-8")), f"{page}: no install snippet"
 
 
+def test_a_page_that_names_an_extra_shows_how_to_install_it() -> None:
+    """ "Parquet (with the `parquet` extra)" and nothing more sends a reader to guess
+    `pip install "summscore[parquet]"`, which an index cannot answer: the page includes that
+    extra's install section."""
+    missing = []
+    for page in sorted(DOCS.rglob("*.md")):
+        if "snippets" in page.parts or page.name == "changelog.md":
+            continue
+        text = page.read_text("utf-8")
+        for extra in set(re.findall(r"the `(\w+)` extra", text)) & set(EXTRAS):
+            if f'--8<-- "docs/snippets/install.md:{extra}"' not in text:
+                missing.append(f"{page.relative_to(ROOT)}: {extra}")
+    assert sorted(missing) == []
+
+
 # The framework pages and the service's page: each installs an extra and shows an offline tab.
 FACE_PAGES = [
     "frameworks/index.md",
@@ -332,12 +347,40 @@ def test_the_sections_count_prose_only() -> None:
     assert _sections(page) == [("(top)", 0), ("# A", 3)]
 
 
+_INCLUDE = re.compile(r'^[ \t]*--8<-- "([^":]+)(?::(\w+))?"[ \t]*$', re.M)
+
+
+def _with_includes(text: str) -> str:
+    """The page as the site shows it: each snippet include (a figure's caption and table, an
+    install section) replaced by what it includes."""
+
+    def included(match: re.Match[str]) -> str:
+        body = (ROOT / match.group(1)).read_text("utf-8")
+        if match.group(2):
+            body = body.split(f"[start:{match.group(2)}] -->", 1)[1]
+            body = body.split(f"<!-- --8<-- [end:{match.group(2)}]", 1)[0]
+        return body
+
+    return _INCLUDE.sub(included, text)
+
+
+def test_the_sections_count_the_prose_a_snippet_brings() -> None:
+    """A figure's caption is prose on the page it is included in."""
+    page = (DOCS / "benchmarks.md").read_text("utf-8")
+    caption = (DOCS / "figures" / "faces_in_loops.md").read_text("utf-8").split("\n|", 1)[0]
+    assert '--8<-- "docs/figures/faces_in_loops.md"' in page
+    assert caption.strip() in _with_includes(page)
+
+
 def test_no_section_is_longer_than_about_400_words_of_prose() -> None:
+    """As the site shows each page, included snippets too; the changelog page (the project's
+    history, CHANGELOG.md included whole) aside."""
     pages = [README, *sorted(p for p in DOCS.rglob("*.md") if "snippets" not in p.parts)]
     long = [
         f"{page.relative_to(ROOT)} {heading!r}: {words} words"
         for page in pages
-        for heading, words in _sections(page.read_text("utf-8"))
+        if page != DOCS / "changelog.md"
+        for heading, words in _sections(_with_includes(page.read_text("utf-8")))
         if words > MAX_SECTION_WORDS
     ]
     assert not long, long

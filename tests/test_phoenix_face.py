@@ -173,6 +173,30 @@ def test_the_page_binds_columns_with_keywords() -> None:
     assert calls and all(not call.args for call in calls)
 
 
+def test_the_faces_docstring_binds_columns_with_keywords_too() -> None:
+    """The face's docstring (its reference page, ``help()``) shows the call as the page does:
+    the positional form warns on arize-phoenix-evals 3.9."""
+    import summscore.phoenix as face
+
+    docs = [
+        ast.get_docstring(n) or ""
+        for n in ast.walk(ast.parse(Path(face.__file__).read_text()))
+        if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    shown = re.findall(r"``(bind_evaluator\(.*?\))``", " ".join(" ".join(docs).split()))
+    calls = [ast.parse(code, mode="eval").body for code in shown]
+    assert calls, "the docstring names bind_evaluator as an example call"
+    assert all(isinstance(c, ast.Call) and not c.args for c in calls), shown
+    evaluator = SummarizationEvaluator(llm=LexicalJudge())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for call in calls:
+            named = {
+                k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg != "evaluator"
+            }
+            bind_evaluator(evaluator=evaluator, **named)
+
+
 def _dedent(block: str) -> str:
     import textwrap
 

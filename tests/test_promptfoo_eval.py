@@ -231,6 +231,84 @@ def test_a_source_promptfoo_would_split_stops_the_run_naming_the_fix(
     assert "disableVarExpansion" in said
 
 
+def test_the_environment_switch_lets_a_source_of_several_passages_through_whole(
+    judge_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's other recipe, PROMPTFOO_DISABLE_VAR_EXPANSION in the environment: promptfoo
+    keeps the list whole, the extension lets the run go, and the source is scored whole. Set in
+    the config's ``env:`` block instead, promptfoo honours it but hands it to no hook: the
+    extension's stop says so rather than claim that promptfoo splits the source."""
+    c = case("report-q3-multi-context")
+    config = {"judge": "openai", "model": MODEL, "base_url": judge_server.url}
+    suite: dict[str, Any] = {
+        "prompts": ["{{summary}}"],
+        "providers": ["echo"],
+        "extensions": [f"{_assertion_file(tmp_path)}:extension_hook"],
+        "tests": [
+            {
+                "vars": {"source": list(c.contexts), "summary": c.summary},
+                "assert": [
+                    {"type": "python", "value": "file://summscore_assert.py", "config": config}
+                ],
+            }
+        ],
+    }
+    monkeypatch.setenv("PROMPTFOO_DISABLE_VAR_EXPANSION", "true")
+    run, rows = _promptfoo_eval(tmp_path, suite)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    [row] = rows
+    whole = SummarizationScorer(llm=async_client(judge_server), model=MODEL)
+    expected = whole.score(list(c.contexts), c.summary).score
+    assert row["gradingResult"]["componentResults"][0]["score"] == pytest.approx(expected)
+
+    monkeypatch.delenv("PROMPTFOO_DISABLE_VAR_EXPANSION")
+    run, rows = _promptfoo_eval(
+        tmp_path, {**suite, "env": {"PROMPTFOO_DISABLE_VAR_EXPANSION": "true"}}
+    )
+    said = run.stdout + run.stderr
+    assert run.returncode != 0 and rows == []
+    assert "in the config's env: block is not seen here: set it in the environment" in said
+
+
+def test_a_scenario_whose_source_promptfoo_would_split_stops_the_run_too(
+    judge_server: Any, tmp_path: Path
+) -> None:
+    """promptfoo's ``scenarios`` (a config entry's vars crossed with each test) split a list of
+    passages as a test's vars are split: without the extension, two rows of one passage each;
+    with it, the run stops naming the scenario."""
+    c = case("report-q3-multi-context")
+    config = {"judge": "openai", "model": MODEL, "base_url": judge_server.url}
+    suite: dict[str, Any] = {
+        "prompts": ["{{summary}}"],
+        "providers": ["echo"],
+        "scenarios": [
+            {
+                "config": [{"vars": {"source": list(c.contexts)}}],
+                "tests": [
+                    {
+                        "vars": {"summary": c.summary},
+                        "assert": [
+                            {
+                                "type": "python",
+                                "value": _assertion_file(tmp_path),
+                                "config": config,
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    run, rows = _promptfoo_eval(tmp_path, suite)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert sorted(r["vars"]["source"] for r in rows) == sorted(c.contexts)  # split, silently
+    suite["extensions"] = [f"{_assertion_file(tmp_path)}:extension_hook"]
+    run, rows = _promptfoo_eval(tmp_path, suite)
+    said = run.stdout + run.stderr
+    assert run.returncode != 0 and rows == []
+    assert "scenarios[0].config[0] with tests[0]: vars.source is a list of" in said
+
+
 def test_a_slow_judge_is_waited_for_with_the_pages_timeout(
     make_judge_server: Any, tmp_path: Path
 ) -> None:

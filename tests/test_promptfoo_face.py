@@ -171,3 +171,64 @@ async def test_a_shared_judgement_is_cancelled_only_when_no_request_waits() -> N
     third.cancel()
     await asyncio.sleep(0.01)
     assert cancelled == [True] and once.running == 0
+
+
+def _split_suite() -> dict[str, Any]:
+    return {
+        "tests": [
+            {
+                "description": "two passages",
+                "vars": {"source": ["The council met.", "The library opens."], "summary": "s"},
+                "assert": [{"type": "python", "value": "file://summscore_assert.py"}],
+            }
+        ]
+    }
+
+
+@pytest.mark.parametrize("value", ["1", "true", "TRUE", "yes", "yup", "yeppers"])
+def test_the_extension_reads_the_environment_switch_as_promptfoo_does(value: str) -> None:
+    """promptfoo's getEnvBool takes 1, true, yes, yup and yeppers (any case) for on."""
+    from summscore.adapters.promptfoo import expanded_sources
+
+    assert expanded_sources(_split_suite(), {"PROMPTFOO_DISABLE_VAR_EXPANSION": value}) == []
+    assert expanded_sources(_split_suite(), {"PROMPTFOO_DISABLE_VAR_EXPANSION": "no"}) != []
+
+
+def test_the_extensions_stop_names_what_it_cannot_see() -> None:
+    """promptfoo honours PROMPTFOO_DISABLE_VAR_EXPANSION in the config's ``env:`` block, which
+    it hands no extension hook: a stop there must not claim promptfoo splits the source without
+    saying so, and must name the fix that works wherever the switch is set."""
+    [problem] = face.expanded_sources(_split_suite(), {})
+    assert "tests[0] ('two passages'): vars.source is a list of 2 passages" in problem
+    assert "options: {disableVarExpansion: true}" in problem
+    assert "env:" in problem and "PROMPTFOO_DISABLE_VAR_EXPANSION" in problem
+
+
+def test_the_extension_stops_a_scenario_whose_source_promptfoo_would_split() -> None:
+    """promptfoo's ``scenarios`` cross each ``config`` entry with each test and expand the merged
+    vars as a test's: a list of passages in a scenario's config is split as well."""
+    from summscore.adapters.promptfoo import expanded_sources
+
+    passages = ["The council met.", "The library opens."]
+    suite = {
+        "defaultTest": {"assert": [{"type": "python", "config": {"source_var": "article"}}]},
+        "scenarios": [
+            {
+                "description": "reports",
+                "config": [{"vars": {"article": "one text"}}, {"vars": {"article": passages}}],
+                "tests": [{"vars": {"summary": "a"}}, {"vars": {"summary": "b"}}],
+            },
+            {
+                "config": [
+                    {"vars": {"article": passages}, "options": {"disableVarExpansion": True}}
+                ],
+                "tests": [{"vars": {"summary": "c"}}],
+            },
+        ],
+    }
+    problems = expanded_sources(suite, {})
+    assert [p.split(":", 1)[0] for p in problems] == [
+        "scenarios[0].config[1] with tests[0] ('reports')",
+        "scenarios[0].config[1] with tests[1] ('reports')",
+    ]
+    assert all("vars.article is a list of 2 passages" in p for p in problems)

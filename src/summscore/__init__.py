@@ -1,8 +1,11 @@
 """summscore: one summarization metric, the same number in every evaluation framework.
 
-The core is ``SummarizationScorer``; the framework faces live in ``summscore.ragas``,
-``summscore.deepeval`` and ``summscore.mastra`` and load their framework only when imported.
-``compare`` (loaded on first use) compares two runs case by case.
+The core is ``SummarizationScorer``. The faces, one per framework, load their framework only
+when imported: ``summscore.ragas``, ``summscore.deepeval``, ``summscore.mastra``,
+``summscore.mlflow``, ``summscore.inspect``, ``summscore.opik``, ``summscore.langsmith``,
+``summscore.promptfoo``, ``summscore.braintrust``, ``summscore.phoenix``, ``summscore.trulens``
+and ``summscore.ray`` (Ray Data). ``compare`` (loaded on first use) compares two runs case by
+case.
 """
 
 from __future__ import annotations

@@ -11,7 +11,14 @@ __all__ = ["Case", "FieldNames", "as_case", "check_questions", "check_source", "
 
 @dataclass(frozen=True)
 class FieldNames:
-    """How the caller's framework names the fields, so errors use the caller's vocabulary."""
+    """How the caller's framework names the fields, so errors use the caller's vocabulary
+    (promptfoo's face passes ``FieldNames(source="vars.article", summary="output")``, say).
+
+    Attributes:
+        source: The name of the source field in errors.
+        summary: The name of the summary field in errors.
+        questions: The name of the assessment questions' field in errors.
+    """
 
     source: str = "source"
     summary: str = "summary"
@@ -46,6 +53,8 @@ def check_source(source: Any, fields: FieldNames = DEFAULT_FIELDS) -> str:
 
 
 def check_summary(summary: Any, fields: FieldNames = DEFAULT_FIELDS) -> str:
+    """Return the summary text: a string with more than whitespace (TypeError or ValueError
+    naming ``fields.summary`` otherwise)."""
     name = fields.summary
     if summary is None:
         raise TypeError(f"{name} is required: a string, got None")

@@ -31,7 +31,8 @@ __all__ = [
 
 
 def ragas_qa_score(answers: Sequence[str]) -> float:
-    """#answers equal to "1" (case-insensitive, unstripped, as ragas) / #answers.
+    """The share of answers equal to "1" (case-insensitive, unstripped, as ragas):
+    `#answers equal to "1" / #answers`.
 
     Upstream raises ZeroDivisionError on an empty list; summscore returns NaN and the preset
     reports why in ``SummaryResult.error``.
@@ -50,7 +51,8 @@ def ragas_conciseness_score(text: str, summary: str) -> float:
 def ragas_final_score(
     qa: float, conciseness: float | None, *, coeff: float, length_penalty: bool
 ) -> float:
-    """qa*(1-coeff) + conciseness*coeff with the length penalty, else qa (collections rule)."""
+    """`qa * (1 - coeff) + conciseness * coeff` with the length penalty, else `qa` (collections
+    rule)."""
     if length_penalty:
         if conciseness is None:
             raise ValueError("conciseness is required when length_penalty is on")
@@ -86,7 +88,8 @@ def _strict(score: float, *, strict_mode: bool, threshold: float) -> float:
 def deepeval_alignment_score(
     verdicts: Iterable[str | None], *, strict_mode: bool = False, threshold: float = 0.5
 ) -> float:
-    """#"yes" / #verdicts over normalised verdicts (dropped ones ignored); no verdicts gives 0."""
+    """The share of "yes" among the normalised verdicts, `#"yes" / #verdicts` (dropped ones
+    ignored); no verdicts gives 0."""
     kept = [v for v in verdicts if v is not None]
     if not kept:
         return 0
@@ -116,7 +119,8 @@ def mastra_graded_alignment(supports: Sequence[float], *, scale: float = 1) -> f
 def deepeval_coverage_score(
     pairs: Iterable[tuple[str, str]], *, strict_mode: bool = False, threshold: float = 0.5
 ) -> float:
-    """#(source "yes" and summary "yes") / #(source "yes"); 0 when the source says yes to none.
+    """The share of the source's "yes" the summary also answers "yes",
+    `#(source "yes" and summary "yes") / #(source "yes")`; 0 when the source says yes to none.
 
     ``pairs`` are (source answer, summary answer); answers compare stripped and lower-cased.
     """

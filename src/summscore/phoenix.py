@@ -7,8 +7,9 @@
 
 As Phoenix's own metrics (``FaithfulnessEvaluator`` ...): the evaluator's fields are ``input``
 (the source: a string, or a list of passages) and ``output`` (the summary); other column names
-are mapped with ``bind_evaluator(evaluator, {"input": "article", "output": "summary"})``. Each
-row gets one ``Score`` named "summarization": the score, the reason as ``explanation``, the
+are mapped with
+``bind_evaluator(evaluator=summarization, input_mapping={"input": "article", "output": "summary"})``.
+Each row gets one ``Score`` named "summarization": the score, the reason as ``explanation``, the
 components and evidence as ``metadata``, ``kind="llm"`` and ``direction="maximize"``. Phoenix
 removed its own ``SummarizationEvaluator`` (the legacy evals API) in arize-phoenix-evals 3.0;
 this one takes its place on the 2.x/3.x evaluator interface.

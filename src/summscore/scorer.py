@@ -104,6 +104,8 @@ class SummarizationScorer:
 
     @property
     def threshold(self) -> float | None:
+        """The pass mark of the preset's rule (deepeval's ``threshold``, 0.5 by default); None
+        for the rules that have none (ragas, mastra)."""
         return self._preset.threshold
 
     @property

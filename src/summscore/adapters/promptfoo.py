@@ -132,41 +132,78 @@ def scorer_from_settings(
     return SummarizationScorer(llm=client, model=model, preset=preset, **options)
 
 
+# promptfoo's getEnvBool: the values it reads as on (any letter case).
+_PROMPTFOO_TRUE = ("1", "true", "yes", "yup", "yeppers")
+
+
 def expanded_sources(suite: Mapping[str, Any], env: Mapping[str, str] = os.environ) -> list[str]:
     """The tests of a promptfoo suite (as its ``beforeAll`` extension hook sees it) whose source
     promptfoo would split: a variable holding a list of strings becomes one test per element
     unless the test (or ``defaultTest``) sets ``options.disableVarExpansion`` or the environment
-    ``PROMPTFOO_DISABLE_VAR_EXPANSION``. Each problem names the test, the variable and the fix.
+    ``PROMPTFOO_DISABLE_VAR_EXPANSION`` (read as promptfoo reads it). Each problem names the test,
+    the variable and the fix. The switch set in the config's ``env:`` block is not seen: promptfoo
+    hands it to no hook, and the problem says so.
 
     The source variables are ``source`` and every ``source_var`` the suite's assertions name
     (in ``config:``, or in a ``/v1/promptfoo`` URL)."""
-    if str(env.get("PROMPTFOO_DISABLE_VAR_EXPANSION", "")).lower() in ("1", "true", "yes"):
+    if str(env.get("PROMPTFOO_DISABLE_VAR_EXPANSION", "")).lower() in _PROMPTFOO_TRUE:
         return []
-    default = suite.get("defaultTest")
-    default = default if isinstance(default, Mapping) else {}
-    tests = [t for t in suite.get("tests") or [] if isinstance(t, Mapping)]
+    default = _mapping(suite.get("defaultTest"))
+    tests = _run_tests(suite, default)
     names = {"source"}
-    for test in (default, *tests):
+    for _, test in tests:
         for assertion in test.get("assert") or []:
             names.update(_source_vars_of(assertion))
     problems = []
-    for index, test in enumerate(tests):
-        options = {**(default.get("options") or {}), **(test.get("options") or {})}
-        if options.get("disableVarExpansion"):
+    for label, test in tests:
+        if _mapping(test.get("options")).get("disableVarExpansion"):
             continue
-        variables = {**(default.get("vars") or {}), **(test.get("vars") or {})}
+        variables = _mapping(test.get("vars"))
         for name in sorted(names & set(variables)):
             value = variables[name]
             if isinstance(value, list) and len(value) > 1 and isinstance(value[0], str):
-                label = f"tests[{index}]" + (
-                    f" ({test['description']!r})" if test.get("description") else ""
-                )
                 problems.append(
                     f"{label}: vars.{name} is a list of {len(value)} passages, which promptfoo "
                     f"runs as {len(value)} tests of one passage each; to score the whole source, "
-                    "add `options: {disableVarExpansion: true}` to the test (or to defaultTest)"
+                    "add `options: {disableVarExpansion: true}` to the test (or to defaultTest); "
+                    "PROMPTFOO_DISABLE_VAR_EXPANSION in the config's env: block is not seen "
+                    "here: set it in the environment instead"
                 )
     return problems
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _run_tests(
+    suite: Mapping[str, Any], default: Mapping[str, Any]
+) -> list[tuple[str, Mapping[str, Any]]]:
+    """(label, test) for each test promptfoo runs before expanding its vars: ``tests`` and each
+    ``scenarios`` config entry crossed with its scenario's tests, merged with ``defaultTest`` as
+    promptfoo merges them (vars, options; the assertions of all three)."""
+
+    def merged(label: str, description: Any, *parts: Mapping[str, Any]) -> tuple[str, Any]:
+        test: dict[str, Any] = {
+            key: {k: v for part in (default, *parts) for k, v in _mapping(part.get(key)).items()}
+            for key in ("vars", "options")
+        }
+        test["assert"] = [a for part in (default, *parts) for a in part.get("assert") or []]
+        return label + (f" ({description!r})" if description else ""), test
+
+    found = [
+        merged(f"tests[{index}]", test.get("description"), test)
+        for index, test in enumerate(suite.get("tests") or [])
+        if isinstance(test, Mapping)
+    ]
+    for s, scenario in enumerate(suite.get("scenarios") or []):
+        scenario = _mapping(scenario)
+        for c, data in enumerate(scenario.get("config") or []):
+            for index, test in enumerate(scenario.get("tests") or [{}]):
+                description = _mapping(test).get("description") or scenario.get("description")
+                where = f"scenarios[{s}].config[{c}] with tests[{index}]"
+                found.append(merged(where, description, _mapping(data), _mapping(test)))
+    return found
 
 
 def _source_vars_of(assertion: Any) -> set[str]:
