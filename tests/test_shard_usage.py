@@ -68,6 +68,29 @@ def test_two_workers_put_each_source_s_calls_on_the_row_one_process_puts_them(
     )
 
 
+def test_a_source_met_again_in_a_later_window_stays_with_its_worker(tmp_path: Path) -> None:
+    # The rows are scored a window (256 rows) at a time. Each window forgot which sources the
+    # earlier ones had sent where: an idle worker took a source begun in an earlier window as
+    # if new, and a source taken in one window went back to its hashed worker in the next, so
+    # that worker did its work again (20 to 26 of 1,500 rows paid a second time). Here each
+    # source has at most 3 rows in a window, so no source is ever split between workers.
+    sources = _sources_on_shard_zero(100)
+    summaries = [
+        "The report counted cases in several towns.",
+        "Officials said schools would close.",
+    ]
+    rows = [
+        {"id": f"r{i}", "source": sources[i % len(sources)], "summary": summaries[i % 2]}
+        for i in range(600)
+    ]
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    one = _run(data, tmp_path / "one.jsonl", 1)
+    two = _run(data, tmp_path / "two.jsonl", 2)
+    moved = {i: (one[i]["judge_calls"], two[i]["judge_calls"]) for i in one if one[i] != two[i]}
+    assert not moved  # row id: (judge calls in one process, in two workers)
+
+
 def _item(index: int, source: str) -> tuple[int, str, str, None]:
     return (index, source, f"summary {index}", None)
 

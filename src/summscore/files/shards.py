@@ -7,8 +7,10 @@ sending each judge call to a worker cost it more than the call itself on short r
 ran at 0.77x one). Every case of one source goes to one worker (by a stable hash of the source),
 so the worker's source cache does the source-side work once, as one process would, and in the
 file's order: the first row of a source pays its shared calls and the others reuse them, the same
-rows as in one process. A worker that runs out of rows takes whole sources from the longest
-queue, sources none of whose rows has been sent yet, in the file's order (their calls stay on the
+rows as in one process. The rows come a window at a time, and which worker each source went to
+is remembered from one window to the next (the latest ``_HOMES`` sources): a source met again
+goes back to the worker holding its work. A worker that runs out of rows takes whole sources from
+the longest queue, sources none of whose rows has been sent yet, in the file's order (their calls stay on the
 same rows); only where none can go whole, a source with many rows still queued (a file of one
 source) gives up its last rows instead, so every worker stays busy, and the taker does that
 source's work again (those rows' calls then differ from one process's; the numbers do not). The
@@ -20,8 +22,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import zlib
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable, Container, Iterable, Mapping
 from typing import Any
 
 from ..calls.pool import ProcessPoolJudge
@@ -35,6 +37,9 @@ __all__ = ["ShardedScorer", "source_key", "steal"]
 # waits for its next chunk, few enough that the last chunks of a window end together.
 _CHUNK = 8
 _IN_FLIGHT = 2
+# Sources whose worker is remembered across windows (the latest sent): far more than a worker's
+# source cache holds, a few megabytes.
+_HOMES = 1 << 16
 _Item = tuple[int, Any, str, Any]  # (index in the file, source, summary, questions)
 
 
@@ -83,7 +88,7 @@ def _shard(source: Any, workers: int) -> int:
 
 
 def steal(
-    queue: Iterable[_Item], begun: set[int], chunk: int = _CHUNK
+    queue: Iterable[_Item], begun: Container[int], chunk: int = _CHUNK
 ) -> tuple[list[_Item], list[_Item]]:
     """What an idle worker takes from ``queue`` (rows in the file's order; ``begun``: the
     ``source_key`` of each source some row of which was already sent) and what stays. Nothing
@@ -126,16 +131,20 @@ class ShardedScorer:
         self.usage = Usage()
         self._failed = failed
         self._pool = ProcessPoolJudge(functools.partial(_CaseScorer, make_scorer), workers)
+        # source_key -> the worker its rows went to last, kept across calls (the run's windows):
+        # a source some row of which was sent, in this window or an earlier one.
+        self._home: OrderedDict[int, int] = OrderedDict()
 
     async def ascore_stream(
         self, cases: Iterable[Case]
     ) -> AsyncIterator[tuple[int, SummaryResult]]:
         """Yield ``(index, result)`` for each of ``cases`` as its chunk comes back."""
         queues: list[deque[_Item]] = [deque() for _ in range(self.workers)]
-        begun: set[int] = set()  # source_key of the sources some row of which was sent
+        home = self._home  # (its keys: the sources begun, see steal)
         for index, case in enumerate(cases):
             item = (index, case.source, case.summary, case.assessment_questions)
-            queues[_shard(case.source, self.workers)].append(item)
+            worker = home.get(source_key(case.source))
+            queues[_shard(case.source, self.workers) if worker is None else worker].append(item)
         running: dict[asyncio.Future[Any], list[_Item]] = {}
         owner: dict[asyncio.Future[Any], int] = {}
 
@@ -143,7 +152,7 @@ class ShardedScorer:
             queue = queues[worker]
             if not queue:  # idle: take sources from the longest queue (see steal)
                 longest = max(queues, key=len)
-                stolen, kept = steal(longest, begun)
+                stolen, kept = steal(longest, home)
                 if stolen:
                     longest.clear()
                     longest.extend(kept)
@@ -151,7 +160,12 @@ class ShardedScorer:
             if not queue:
                 return
             chunk = [queue.popleft() for _ in range(min(_CHUNK, len(queue)))]
-            begun.update(source_key(item[1]) for item in chunk)
+            for item in chunk:
+                key = source_key(item[1])
+                home[key] = worker
+                home.move_to_end(key)
+            while len(home) > _HOMES:
+                home.popitem(last=False)
             task = asyncio.ensure_future(self._pool.run_on(worker, "score", {"cases": chunk}))
             running[task], owner[task] = chunk, worker
 

@@ -12,9 +12,10 @@ text and the same text in another encoding are judged alike:
   letters of a ligature or a Roman numeral, a CJK radical as its ideograph, every Unicode space
   as a space, "…" as "...";
 * curly and low quotes as straight ones, guillemets as double quotes;
-* CRLF, CR, the line and paragraph separators and NEL as a line feed; a soft hyphen, a byte
+* CRLF, CR, the line and paragraph separators, NEL, a vertical tab (Word's manual line break)
+  and a form feed (a page break in text taken from a PDF) as a line feed; a soft hyphen, a byte
   order mark, a zero-width space or a word joiner, which nobody sees, dropped;
-* the layout of the lines (``layout``): a run of spaces and tabs is one space, a line break
+* the layout of the lines (``layout``): a run of spaces and tabs (or a lone tab) is one space, a line break
   inside a paragraph is one space (text wrapped by a PDF extractor or an editor: "14 \nmillion"
   is "14 million"), a blank line (with or without spaces on it) is one paragraph break, and a
   line break stays one only where a list item opens the next line ("- ", "* ", "• ", "2. ",
@@ -43,12 +44,13 @@ _LINES = dict.fromkeys("\u2028\u2029\x85", "\n")
 # (web pages put the last two after or inside words). Zero-width (non-)joiners, which change
 # how Persian, Indic and emoji text is drawn, stay.
 _INVISIBLE = dict.fromkeys("\u00ad\ufeff\u200b\u2060", "")
-# The blocks that hold every character folded: Latin-1 and Latin Extended (no-break space,
+# The blocks that hold every character folded: NEL, Latin-1 and Latin Extended (no-break space,
 # ligatures such as "Ĳ"), the Ogham space mark, general punctuation and letterlike symbols
 # (spaces, quotes, "…", "ℝ"), Roman numerals ("Ⅻ"), the CJK radicals, the ideographic space, alphabetic presentation forms ("ﬁ"),
 # half-width and full-width forms, and the mathematical alphanumeric symbols. (Searched once, at
 # import: the whole of Unicode would take a second.)
 _BLOCKS = (
+    range(0x85, 0x86),  # NEL
     range(0xA0, 0x250),
     range(0x1680, 0x1681),
     range(0x2000, 0x2190),
@@ -98,9 +100,9 @@ _FOLDED = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(_TABL
 
 
 # Whitespace whose layout says nothing: a blank line (with spaces on it or around it), a line
-# break with the spaces and tabs around it, a run of spaces and tabs. (The search opens with
-# the characters every alternative starts with, so it skips ahead in C.)
-_LAYOUT = re.compile(r"[ \t]*\n(?P<blank>[ \t]*\n[ \t\n]*)?[ \t]*|[ \t]{2,}")
+# break with the spaces and tabs around it, a run of spaces and tabs (a lone tab too). (The
+# search opens with the characters every alternative starts with, so it skips ahead in C.)
+_LAYOUT = re.compile(r"[ \t]*\n(?P<blank>[ \t]*\n[ \t\n]*)?[ \t]*|[ \t]{2,}|\t")
 # What opens a list item on its line: a bullet or a number of up to three digits with a period
 # or a closing parenthesis, then a space.
 _LIST_ITEM = re.compile(r"(?:[-*\u2022]|\d{1,3}[.)])[ \t]")
@@ -128,6 +130,8 @@ def fold(text: str) -> str:
     """``text`` in the one spelling the judge reads (see the module's docstring)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x0b" in text or "\x0c" in text:  # Word's manual line break, a page break
+        text = text.replace("\x0b", "\n").replace("\x0c", "\n")
     if text.isascii():
         return layout(text)
     if _FOLDED.search(text) is not None:
