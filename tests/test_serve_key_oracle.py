@@ -103,3 +103,30 @@ async def test_a_server_key_quoted_by_the_judge_stays_masked_in_a_case_that_sent
     assert plain["error"] and KEY[:12] not in plain["error"] and "***" in plain["error"]
     # The case that sent 12 characters of the key gets them back, never the rest of it.
     assert guess["error"] and KEY[-13:] not in guess["error"] and "***" in guess["error"]
+
+
+@pytest.mark.parametrize(
+    "spell",
+    [
+        lambda text: text[:7] + "\u00ad" + text[7:],  # a soft hyphen inside (the judge drops it)
+        lambda text: text[:7] + "\u200b" + text[7:],  # a zero-width space inside
+        lambda text: "".join(chr(ord(c) + 0xFEE0) for c in text),  # full-width letters and digits
+    ],
+    ids=["soft-hyphen", "zero-width-space", "full-width"],
+)
+async def test_a_piece_sent_in_another_spelling_that_the_judge_folds_tells_nothing_either(
+    monkeypatch: pytest.MonkeyPatch, spell: Any
+) -> None:
+    """The offline judge reads a soft hyphen, a zero-width space and full-width letters as the
+    plain text: a client spelling its guess so came back with ``***`` where the guess, as the
+    judge quotes it, is a piece of the server's key, and with the guess where it is not."""
+    monkeypatch.setenv("ACME_API_KEY", KEY)
+    piece = KEY[5:18]
+    wrong = piece[:-1] + _other(piece[-1])
+    right, other = await _answers(spell(piece)), await _answers(spell(wrong))
+    same = str(right)
+    shown = repr(spell(piece))[1:-1], repr(spell(wrong))[1:-1]  # (as str() shows it)
+    for mine, theirs in ((spell(piece), spell(wrong)), shown, (piece, wrong)):
+        same = same.replace(mine, theirs).replace(mine.lower(), theirs.lower())
+    assert "***" not in str(right)
+    assert same == str(other)

@@ -13,6 +13,8 @@ more of the key still masks it); log records mask it all.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,6 +31,13 @@ def secrets_in(*values: Any) -> tuple[frozenset[str], str] | None:
     texts: list[str] = []
     _strings(values, texts)
     joined = "\x00".join(texts)
+    if not joined.isascii():
+        # Also as a judge may read it (the offline judge does): a soft hyphen or a zero-width
+        # space dropped, full-width letters as plain ones. Else a guess so spelt came back as
+        # ``***`` where the judge's reading of it is a piece of the key.
+        plain = unicodedata.normalize("NFKC", joined).translate(_INVISIBLE)
+        if plain != joined:
+            joined += "\x00" + plain
     known = _core._known_secrets()
     if not (known and joined and _core._may_hold(joined, known)):
         return None
@@ -51,6 +60,24 @@ def sent_by_caller(sent: tuple[frozenset[str], str] | None) -> Iterator[None]:
         yield
     finally:
         _core._sent.reset(token)
+
+
+# Format characters nobody sees (soft hyphen, zero-width spaces and joiners, direction marks,
+# byte order mark), dropped by judges that read past them.
+_INVISIBLE = {
+    code: None
+    for code in itertools.chain(
+        range(0xAD, 0xAE),
+        range(0x600, 0x606),
+        range(0x61C, 0x61D),
+        range(0x180E, 0x180F),
+        range(0x200B, 0x2010),
+        range(0x202A, 0x202F),
+        range(0x2060, 0x2070),
+        range(0xFEFF, 0xFF00),
+    )
+    if unicodedata.category(chr(code)) == "Cf"
+}
 
 
 def _strings(value: Any, texts: list[str]) -> None:
