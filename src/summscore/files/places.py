@@ -33,7 +33,10 @@ try:
 except ImportError:  # (Windows: no lock, as before)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["ForeignFileError", "create_new", "foreign", "hold", "in_use", "unusable"]
+__all__ = ["LOCKS", "ForeignFileError", "create_new", "foreign", "hold", "in_use", "unusable"]
+
+LOCKS = fcntl is not None
+"""Whether a run locks its partial file (``hold``): not on Windows."""
 
 
 class ForeignFileError(OSError):
