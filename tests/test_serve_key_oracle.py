@@ -130,3 +130,41 @@ async def test_a_piece_sent_in_another_spelling_that_the_judge_folds_tells_nothi
         same = same.replace(mine, theirs).replace(mine.lower(), theirs.lower())
     assert "***" not in str(right)
     assert same == str(other)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: a judge that follows an instruction in the client's text (an LLM told to "
+    "join the words) writes a text the client never sent, so masking its reply still answers",
+)
+async def test_a_guess_the_judge_is_steered_to_join_tells_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An LLM judge can be asked, in the source itself, to write a guess sent in pieces as one
+    word (here: a judge that does so). No run of the key was sent, so the reply's is masked:
+    ``***`` where the joined guess is a piece of the key, the guess where it is not."""
+    import re
+
+    from summscore.judges import FunctionJudge
+
+    monkeypatch.setenv("ACME_API_KEY", KEY)
+
+    def judge(prompt: str, schema: Any) -> Any:
+        joined = re.search(r"JOIN\[([^\]]*)\]", prompt)
+        if "keyphrases" in schema.model_fields:
+            return {"keyphrases": [joined.group(1).replace(" ", "") if joined else "homes"]}
+        if "questions" in schema.model_fields:
+            return {"questions": ["Did the council approve homes?"]}
+        return {"answers": ["1"]}
+
+    async def keyphrases(guess: str) -> Any:
+        scorer = SummarizationScorer(FunctionJudge(judge), preset="ragas")
+        source = f"{SOURCE} JOIN[{guess[:6]} {guess[6:]}]"
+        async with _client(create_app(scorer)) as client:
+            answer = await client.post("/v1/score", json={"source": source, "summary": "Homes."})
+        return answer.json()["keyphrases"]
+
+    piece = KEY[5:18]
+    wrong = piece[:-1] + _other(piece[-1])
+    assert await keyphrases(piece) == [piece]
+    assert await keyphrases(wrong) == [wrong]
