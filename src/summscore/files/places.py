@@ -98,11 +98,13 @@ def in_use(path: Path) -> bool:
     """Whether another process holds the working file ``path`` (``hold``): a run writing it."""
     if fcntl is None:
         return False
-    try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # (O_NONBLOCK: a named pipe there is not waited on; only a file is held)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False
     try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
