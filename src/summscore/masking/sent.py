@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import re
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -26,18 +27,18 @@ __all__ = ["secrets_in", "sent_by_caller", "sent_now"]
 def secrets_in(*values: Any) -> tuple[frozenset[str], str] | None:
     """What ``values`` (a request body as parsed, or a case's texts: their strings, keys of
     objects included) hold of the server's secrets: the secrets a piece of which they hold, and
-    their text folded (None when they hold none). About 8 ms a megabyte: the service finds them
-    where it parses."""
+    their text folded (None when they hold none). About 10 ms a megabyte (20 with letters past ASCII):
+    the service finds them where it parses."""
     texts: list[str] = []
     _strings(values, texts)
     joined = "\x00".join(texts)
-    if not joined.isascii():
+    if not joined.isascii() and (
+        _HIDDEN.search(joined) or not unicodedata.is_normalized("NFKC", joined)
+    ):
         # Also as a judge may read it (the offline judge does): a soft hyphen or a zero-width
         # space dropped, full-width letters as plain ones. Else a guess so spelt came back as
         # ``***`` where the judge's reading of it is a piece of the key.
-        plain = unicodedata.normalize("NFKC", joined).translate(_INVISIBLE)
-        if plain != joined:
-            joined += "\x00" + plain
+        joined += "\x00" + unicodedata.normalize("NFKC", joined).translate(_INVISIBLE)
     known = _core._known_secrets()
     if not (known and joined and _core._may_hold(joined, known)):
         return None
@@ -78,6 +79,7 @@ _INVISIBLE = {
     )
     if unicodedata.category(chr(code)) == "Cf"
 }
+_HIDDEN = re.compile("[" + "".join(map(chr, _INVISIBLE)) + "]")
 
 
 def _strings(value: Any, texts: list[str]) -> None:
