@@ -27,8 +27,8 @@ __all__ = ["secrets_in", "sent_by_caller", "sent_now"]
 def secrets_in(*values: Any) -> tuple[frozenset[str], str] | None:
     """What ``values`` (a request body as parsed, or a case's texts: their strings, keys of
     objects included) hold of the server's secrets: the secrets a piece of which they hold, and
-    their text folded (None when they hold none). About 10 ms a megabyte (20 with letters past ASCII):
-    the service finds them where it parses."""
+    their text folded (None when they hold none). About 10 ms a megabyte (20 with letters past
+    ASCII): the service finds them where it parses."""
     texts: list[str] = []
     _strings(values, texts)
     joined = "\x00".join(texts)
