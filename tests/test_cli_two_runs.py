@@ -92,3 +92,25 @@ def test_the_partial_file_stays_locked_until_the_results_file_is_in_place(
     results.close()
     assert seen and all(seen), seen
     assert not partial_path(out).exists() and out.exists()
+
+
+def test_a_second_run_let_in_before_the_first_opened_its_partial_file_leaves_it_alone(
+    tmp_path: Path,
+) -> None:
+    """Two runs started together both pass the check (no partial file yet); the first opens its
+    partial file while the second builds its judge. The second then folded that live file into
+    the results (``--resume``) or removed it as a killed run's leftover and began its own: the
+    first run's rows went nowhere. Each now tries the lock before it touches the file."""
+    from summscore.files.resume import open_resume
+    from summscore.files.writer import ResultWriter
+
+    out = tmp_path / "out.jsonl"
+    first = ResultWriter(out)
+    first.write({"id": "r1", "score": 0.5})
+    with pytest.raises(OSError, match="another summscore run is writing"):
+        open_resume(out)
+    with pytest.raises(OSError, match="another summscore run is writing"):
+        ResultWriter(out)
+    first.write({"id": "r2", "score": 0.5})
+    first.close()
+    assert [row["id"] for row in read_results(out)] == ["r1", "r2"]
