@@ -150,3 +150,20 @@ def test_a_whole_file_is_never_written_through_a_link(tmp_path: Path, victim: Pa
         write_whole(target, "{}")
     _untouched(victim)
     assert not target.exists()
+
+
+def test_a_pipe_at_the_partial_file_is_refused_not_waited_on(rows: Path, tmp_path: Path) -> None:
+    """The check for another run writing ``--out`` opened the partial file to try its lock: a
+    named pipe there (nothing writing to it) held the run at that open for ever."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.jsonl"
+    os.mkfifo(partial_path(out))
+    command = [sys.executable, "-m", "summscore.cli", "score", str(rows), "--out", str(out)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:  # (bounded: the check opens nothing that can wait)
+        pytest.fail("the run waited on the pipe at its partial file")
+    assert done.returncode == EXIT_USAGE, done.stderr
+    assert "Traceback" not in done.stderr

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -200,3 +201,27 @@ def test_a_terminal_that_hangs_up_ends_the_run_with_its_rows_written_and_status_
     assert run.returncode == 130
     kept = [row["id"] for row in read_results(out)]
     assert 0 < len(kept) < ROWS and kept == ids[: len(kept)]
+
+
+def _hung_up_while_starting(answers: Any) -> None:
+    """A worker's first steps, a SIGHUP to the process group arriving before it left it."""
+    from summscore.calls import pool
+
+    os.kill(os.getpid(), signal.SIGHUP)
+    pool._leave_the_group()
+    answers.put("alive")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="POSIX signals")
+def test_a_worker_hung_up_while_it_starts_lives_on() -> None:
+    """SIGHUP to the process group (the terminal closed) is the parent's to handle, as SIGTERM
+    is: a worker still starting, not yet out of the group, died of it and failed its rows."""
+    from summscore.calls import pool
+
+    context = pool._QuietContext()
+    answers = context.SimpleQueue()
+    worker = context.Process(target=_hung_up_while_starting, args=(answers,))
+    worker.start()
+    worker.join(120)
+    assert worker.exitcode == 0, worker.exitcode
+    assert answers.get() == "alive"

@@ -103,3 +103,68 @@ async def test_a_server_key_quoted_by_the_judge_stays_masked_in_a_case_that_sent
     assert plain["error"] and KEY[:12] not in plain["error"] and "***" in plain["error"]
     # The case that sent 12 characters of the key gets them back, never the rest of it.
     assert guess["error"] and KEY[-13:] not in guess["error"] and "***" in guess["error"]
+
+
+@pytest.mark.parametrize(
+    "spell",
+    [
+        lambda text: text[:7] + "\u00ad" + text[7:],  # a soft hyphen inside (the judge drops it)
+        lambda text: text[:7] + "\u200b" + text[7:],  # a zero-width space inside
+        lambda text: "".join(chr(ord(c) + 0xFEE0) for c in text),  # full-width letters and digits
+    ],
+    ids=["soft-hyphen", "zero-width-space", "full-width"],
+)
+async def test_a_piece_sent_in_another_spelling_that_the_judge_folds_tells_nothing_either(
+    monkeypatch: pytest.MonkeyPatch, spell: Any
+) -> None:
+    """The offline judge reads a soft hyphen, a zero-width space and full-width letters as the
+    plain text: a client spelling its guess so came back with ``***`` where the guess, as the
+    judge quotes it, is a piece of the server's key, and with the guess where it is not."""
+    monkeypatch.setenv("ACME_API_KEY", KEY)
+    piece = KEY[5:18]
+    wrong = piece[:-1] + _other(piece[-1])
+    right, other = await _answers(spell(piece)), await _answers(spell(wrong))
+    same = str(right)
+    shown = repr(spell(piece))[1:-1], repr(spell(wrong))[1:-1]  # (as str() shows it)
+    for mine, theirs in ((spell(piece), spell(wrong)), shown, (piece, wrong)):
+        same = same.replace(mine, theirs).replace(mine.lower(), theirs.lower())
+    assert "***" not in str(right)
+    assert same == str(other)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: a judge that follows an instruction in the client's text (an LLM told to "
+    "join the words) writes a text the client never sent, so masking its reply still answers",
+)
+async def test_a_guess_the_judge_is_steered_to_join_tells_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An LLM judge can be asked, in the source itself, to write a guess sent in pieces as one
+    word (here: a judge that does so). No run of the key was sent, so the reply's is masked:
+    ``***`` where the joined guess is a piece of the key, the guess where it is not."""
+    import re
+
+    from summscore.judges import FunctionJudge
+
+    monkeypatch.setenv("ACME_API_KEY", KEY)
+
+    def judge(prompt: str, schema: Any) -> Any:
+        joined = re.search(r"JOIN\[([^\]]*)\]", prompt)
+        if "keyphrases" in schema.model_fields:
+            return {"keyphrases": [joined.group(1).replace(" ", "") if joined else "homes"]}
+        if "questions" in schema.model_fields:
+            return {"questions": ["Did the council approve homes?"]}
+        return {"answers": ["1"]}
+
+    async def keyphrases(guess: str) -> Any:
+        scorer = SummarizationScorer(FunctionJudge(judge), preset="ragas")
+        source = f"{SOURCE} JOIN[{guess[:6]} {guess[6:]}]"
+        async with _client(create_app(scorer)) as client:
+            answer = await client.post("/v1/score", json={"source": source, "summary": "Homes."})
+        return answer.json()["keyphrases"]
+
+    piece = KEY[5:18]
+    wrong = piece[:-1] + _other(piece[-1])
+    assert await keyphrases(piece) == [piece]
+    assert await keyphrases(wrong) == [wrong]

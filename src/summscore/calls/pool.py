@@ -51,19 +51,27 @@ __all__ = ["ProcessPoolJudge"]
 _worker_judge: Any = None
 
 
+# What a process group is sent that the parent handles (``cli.signals``): blocked in a worker
+# until it has left the group.
+_GROUP_SIGNALS = frozenset(
+    {signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
+)
+
+
 class _QuietProcess(multiprocessing.context.SpawnProcess):
     """A worker that ignores Ctrl-C from birth and lives in a session of its own. A terminal's
     Ctrl-C signals the whole process group, and so do systemd's SIGTERM (its default kill mode),
     `timeout`'s and a CI runner's: the parent stops the run or answers what is in flight, then
     stops its workers itself. A worker that raised KeyboardInterrupt too would print a traceback
     (while still importing, if it was young), and one that died of SIGTERM at once failed the
-    rows or requests it held. So the worker inherits SIGINT and SIGTERM blocked (a signal mask
-    survives exec), ignores SIGINT, leaves the group, then unblocks both
-    (``_leave_the_group``). The parent blocks them only in the thread that starts the worker
-    and keeps its own handlers: a signal that arrives in that instant is taken by another of
-    its threads, or once the worker is started. (SIGINT set to "ignore" in the parent for that
-    instant lost a Ctrl-C that another thread took, and made ``score``'s SIGTERM, handed to
-    SIGINT's handler, raise KeyboardInterrupt halfway through the start.)"""
+    rows or requests it held (so did one SIGHUP reached: a closed terminal's). So the worker
+    inherits SIGINT, SIGTERM and SIGHUP blocked (a signal mask survives exec), ignores SIGINT,
+    leaves the group, then unblocks them (``_leave_the_group``). The parent blocks them only in
+    the thread that starts the worker and keeps its own handlers: a signal that arrives in that
+    instant is taken by another of its threads, or once the worker is started. (SIGINT set to
+    "ignore" in the parent for that instant lost a Ctrl-C that another thread took, and made
+    ``score``'s SIGTERM, handed to SIGINT's handler, raise KeyboardInterrupt halfway through the
+    start.)"""
 
     def start(self) -> None:
         quiet = threading.current_thread() is threading.main_thread() and hasattr(
@@ -72,7 +80,7 @@ class _QuietProcess(multiprocessing.context.SpawnProcess):
         if not quiet:
             super().start()
             return
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
         try:
             super().start()
         finally:
@@ -104,10 +112,11 @@ def _leave_the_group() -> None:
     if hasattr(os, "setsid"):
         with contextlib.suppress(OSError):  # (a session leader already)
             os.setsid()
-    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+    for signum in _GROUP_SIGNALS - {signal.SIGINT}:  # (SIGTERM; SIGHUP: a terminal closed)
+        previous = signal.signal(signum, signal.SIG_IGN)
+        signal.signal(signum, signal.SIG_DFL if previous is None else previous)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _GROUP_SIGNALS)
 
 
 def _outlive_no_parent(parent: int) -> None:

@@ -33,7 +33,19 @@ try:
 except ImportError:  # (Windows: no lock, as before)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["ForeignFileError", "create_new", "foreign", "hold", "in_use", "unusable"]
+__all__ = [
+    "LOCKS",
+    "ForeignFileError",
+    "create_new",
+    "foreign",
+    "hold",
+    "in_use",
+    "refuse_in_use",
+    "unusable",
+]
+
+LOCKS = fcntl is not None
+"""Whether a run locks its partial file (``hold``): not on Windows."""
 
 
 class ForeignFileError(OSError):
@@ -68,6 +80,7 @@ def create_new(path: Path, mode: str = "w", **options: Any) -> IO[Any]:
     something summscore did not make is there."""
     if (problem := foreign(path)) is not None:
         raise ForeignFileError(errno.EEXIST, problem)
+    refuse_in_use(path)  # (another run let in before this one opened the file: see in_use)
     path.unlink(missing_ok=True)  # a killed run's leftover (a plain file)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
     for name in ("O_NOFOLLOW", "O_CLOEXEC", "O_BINARY"):
@@ -91,15 +104,27 @@ def hold(handle: IO[Any]) -> None:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
+def refuse_in_use(path: Path) -> None:
+    """ForeignFileError (EBUSY) when another run holds the working file ``path`` (``in_use``)."""
+    if in_use(path):
+        raise ForeignFileError(
+            errno.EBUSY,
+            f"{path}: another summscore run is writing it now; wait for that run to end, or "
+            "name another --out",
+        )
+
+
 def in_use(path: Path) -> bool:
     """Whether another process holds the working file ``path`` (``hold``): a run writing it."""
     if fcntl is None:
         return False
-    try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # (O_NONBLOCK: a named pipe there is not waited on; only a file is held)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False
     try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .places import refuse_in_use
 from .tables import output_format, write_table
 from .writer import partial_path, read_results, writing_path
 
@@ -111,6 +112,7 @@ def open_resume(out: Path, *, raw_csv: bool = False, by_column: bool = False) ->
     ``by_column``: an A/B run's records, keyed by id and summary column; ``raw_csv``: how this
     run writes CSV and TSV text cells (the folded file is written so)."""
     partial = partial_path(out)
+    refuse_in_use(partial)  # (a run writing it: its rows are not a stopped run's to fold)
     files = [p for p in (partial, out) if p.is_file() and p.stat().st_size]
     if not files:
         return None

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .lines import json_line
-from .places import ForeignFileError, create_new, hold
+from .places import LOCKS, ForeignFileError, create_new, hold
 from .result_rows import FIELDS, WRITTEN, finite, is_results_file, output_row, read_results
 from .tables import claim_support_type, output_format, parquet_schema, write_table
 
@@ -133,20 +133,27 @@ class ResultWriter:
             self._handle.flush()
             if self.format == "jsonl":
                 os.fsync(self._handle.fileno())
-            self._handle.close()
+            if not LOCKS:  # (Windows renames no open file)
+                self._handle.close()
         except OSError as exc:
             self.abandon()
             raise OutputError(self.partial, exc) from None
-        if self.format == "jsonl":
-            self._rename(self.partial)
-            return
-        staged = writing_path(self.path)
+        # The partial file stays open, so locked (``places.hold``), until the results file is in
+        # place: a second run on this --out let in meanwhile would remove it and begin its own.
         try:
-            write_table(staged, self.format, _journal(self.partial), raw_csv=self.raw_csv)
-        except OSError as exc:
-            raise OutputError(self.path, exc) from None
-        self._rename(staged)
-        self.partial.unlink(missing_ok=True)
+            if self.format == "jsonl":
+                self._rename(self.partial)
+                return
+            staged = writing_path(self.path)
+            try:
+                write_table(staged, self.format, _journal(self.partial), raw_csv=self.raw_csv)
+            except OSError as exc:
+                raise OutputError(self.path, exc) from None
+            self._rename(staged)
+            self.partial.unlink(missing_ok=True)
+        finally:
+            with contextlib.suppress(OSError):
+                self._handle.close()
 
     def _rename(self, source: Path) -> None:
         try:

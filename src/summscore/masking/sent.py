@@ -13,6 +13,9 @@ more of the key still masks it); log records mask it all.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,11 +27,18 @@ __all__ = ["secrets_in", "sent_by_caller", "sent_now"]
 def secrets_in(*values: Any) -> tuple[frozenset[str], str] | None:
     """What ``values`` (a request body as parsed, or a case's texts: their strings, keys of
     objects included) hold of the server's secrets: the secrets a piece of which they hold, and
-    their text folded (None when they hold none). About 8 ms a megabyte: the service finds them
-    where it parses."""
+    their text folded (None when they hold none). About 10 ms a megabyte (20 with letters past
+    ASCII): the service finds them where it parses."""
     texts: list[str] = []
     _strings(values, texts)
     joined = "\x00".join(texts)
+    if not joined.isascii() and (
+        _HIDDEN.search(joined) or not unicodedata.is_normalized("NFKC", joined)
+    ):
+        # Also as a judge may read it (the offline judge does): a soft hyphen or a zero-width
+        # space dropped, full-width letters as plain ones. Else a guess so spelt came back as
+        # ``***`` where the judge's reading of it is a piece of the key.
+        joined += "\x00" + unicodedata.normalize("NFKC", joined).translate(_INVISIBLE)
     known = _core._known_secrets()
     if not (known and joined and _core._may_hold(joined, known)):
         return None
@@ -51,6 +61,25 @@ def sent_by_caller(sent: tuple[frozenset[str], str] | None) -> Iterator[None]:
         yield
     finally:
         _core._sent.reset(token)
+
+
+# Format characters nobody sees (soft hyphen, zero-width spaces and joiners, direction marks,
+# byte order mark), dropped by judges that read past them.
+_INVISIBLE = {
+    code: None
+    for code in itertools.chain(
+        range(0xAD, 0xAE),
+        range(0x600, 0x606),
+        range(0x61C, 0x61D),
+        range(0x180E, 0x180F),
+        range(0x200B, 0x2010),
+        range(0x202A, 0x202F),
+        range(0x2060, 0x2070),
+        range(0xFEFF, 0xFF00),
+    )
+    if unicodedata.category(chr(code)) == "Cf"
+}
+_HIDDEN = re.compile("[" + "".join(map(chr, _INVISIBLE)) + "]")
 
 
 def _strings(value: Any, texts: list[str]) -> None:
