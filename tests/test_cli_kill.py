@@ -20,6 +20,8 @@ from summscore.cli import main
 from summscore.files.datasets import read_results
 from summscore.files.writer import partial_path
 
+from .cli_run_support import lines
+
 ROWS = 160
 SEED = int(os.environ.get("SUMMSCORE_KILL_SEED", "43"))
 
@@ -49,15 +51,6 @@ def _complete(partial: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _lines(partial: Path) -> int:
-    """The lines of the partial file now (0 while there is none: a ``--resume`` run folds the
-    earlier partial file into the results file and removes it before it starts its own)."""
-    try:
-        return partial.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
-
-
 def _killed_run(data: Path, out: Path, at_least: int, rng: random.Random, *more: str) -> None:
     """Start the command, and SIGKILL it once its partial file holds ``at_least`` lines (and a
     random few milliseconds more, to land inside a write as often as between two)."""
@@ -72,7 +65,7 @@ def _killed_run(data: Path, out: Path, at_least: int, rng: random.Random, *more:
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and run.poll() is None:
-            if _lines(partial) >= at_least:
+            if lines(partial) >= at_least:
                 time.sleep(rng.uniform(0, 0.02))
                 break
             time.sleep(0.005)

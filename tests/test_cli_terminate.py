@@ -6,7 +6,6 @@ only the rest. Before, the process died at once: no results file, no hint, statu
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -20,31 +19,9 @@ import pytest
 from summscore.files.datasets import read_results
 from summscore.files.writer import partial_path
 
-ROWS = 2400
+from .cli_run_support import ROWS, lines, score_process, wait_for_rows, write_input
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-
-
-def _input(path: Path) -> list[str]:
-    ids = [f"r{i}" for i in range(ROWS)]
-    with path.open("w", encoding="utf-8") as handle:
-        for i, row_id in enumerate(ids):
-            record = {
-                "id": row_id,
-                "source": f"The council of town {i % 40} approved {i % 90 + 10} homes on Monday. "
-                f"Building starts in {2025 + i % 7} and costs {i % 40 * 3} million. "
-                "Residents asked for a new school and a park near the river.",
-                "summary": f"Town {i % 40} approved {i % 90 + 10 + i % 2} homes. "
-                f"Building starts in {2025 + i % 7}.",
-            }
-            handle.write(json.dumps(record) + "\n")
-    return ids
-
-
-def _lines(path: Path) -> int:
-    try:
-        return path.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
 
 
 def _terminated_run(
@@ -53,31 +30,13 @@ def _terminated_run(
     """Start the command, send SIGTERM once its partial file holds some rows (to the whole
     process group when ``group``: what `timeout` and a CI runner do), and return its status and
     stderr."""
-    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
-    run = subprocess.Popen(
-        [*command, "--no-progress", *more],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and run.poll() is None:
-            if _lines(partial_path(out)) >= 40:
-                break
-            time.sleep(0.01)
-        assert run.poll() is None, "the run ended before it could be stopped: make it longer"
+    with score_process(data, out, *more, env={**os.environ, "PYTHONWARNINGS": "ignore"}) as run:
+        wait_for_rows(run, out)
         if group:
             os.killpg(run.pid, sig)
         else:
             run.send_signal(sig)
         _, err = run.communicate(timeout=60)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
     return run.returncode, err
 
 
@@ -90,7 +49,7 @@ def test_sigterm_writes_the_rows_so_far_and_resume_scores_the_rest(
     tmp_path: Path, fmt: str, workers: str, group: bool
 ) -> None:
     data = tmp_path / "data.jsonl"
-    ids = _input(data)
+    ids = write_input(data)
     out = tmp_path / f"out.{fmt}"
     status, err = _terminated_run(data, out, "--workers", workers, group=group)
     assert status == 130, err
@@ -118,7 +77,7 @@ def test_sighup_stops_a_run_as_sigterm_does(tmp_path: Path) -> None:
     """A closed terminal or a dropped SSH session sends SIGHUP: the run died at once (status -1,
     no results file, no hint); it now writes its rows and exits 130 as for SIGTERM."""
     data = tmp_path / "data.jsonl"
-    ids = _input(data)
+    ids = write_input(data)
     out = tmp_path / "out.jsonl"
     status, err = _terminated_run(data, out, "--workers", "1", group=True, sig=signal.SIGHUP)
     assert status == 130, err
@@ -130,28 +89,16 @@ def test_sighup_stops_a_run_as_sigterm_does(tmp_path: Path) -> None:
 def test_a_run_started_under_nohup_keeps_ignoring_sighup(tmp_path: Path) -> None:
     """`nohup` ignores SIGHUP for the command it starts: the run goes on past one."""
     data = tmp_path / "data.jsonl"
-    _input(data)
+    write_input(data)
     out = tmp_path / "out.jsonl"
-    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
-    run = subprocess.Popen(
-        [*command, "--no-progress", "--workers", "1"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while run.poll() is None and _lines(partial_path(out)) < 40:
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+
+    def ignore_hup() -> None:  # (what nohup does)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    with score_process(data, out, "--workers", "1", preexec_fn=ignore_hup) as run:
+        wait_for_rows(run, out)
         os.killpg(run.pid, signal.SIGHUP)
         _, err = run.communicate(timeout=300)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
     assert run.returncode == 0, err
     assert len(list(read_results(out))) == ROWS
 
@@ -166,7 +113,7 @@ def test_a_terminal_that_hangs_up_ends_the_run_with_its_rows_written_and_status_
     import termios
 
     data = tmp_path / "data.jsonl"
-    ids = _input(data)
+    ids = write_input(data)
     out = tmp_path / "out.jsonl"
     leader, follower = os.openpty()
 
@@ -186,7 +133,7 @@ def test_a_terminal_that_hangs_up_ends_the_run_with_its_rows_written_and_status_
     os.set_blocking(leader, False)
     try:
         deadline = time.monotonic() + 120
-        while run.poll() is None and _lines(partial_path(out)) < 40:
+        while run.poll() is None and lines(partial_path(out)) < 40:
             assert time.monotonic() < deadline
             with contextlib.suppress(OSError):
                 os.read(leader, 65536)  # (the progress bar: a terminal that is read)

@@ -6,12 +6,7 @@ before it opens anything (exit 2), and the first finishes undisturbed."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,43 +15,24 @@ from summscore.cli import EXIT_USAGE, main
 from summscore.files.datasets import read_results
 from summscore.files.writer import partial_path
 
+from .cli_run_support import ROWS, score_process, wait_for_rows, write_input
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file locks")
-ROWS = 2400
 
 
 def test_a_second_run_on_the_same_out_is_refused_while_the_first_writes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = tmp_path / "data.jsonl"
-    with data.open("w", encoding="utf-8") as handle:
-        for i in range(ROWS):
-            source = f"The council of town {i % 40} approved {i % 90 + 10} homes on Monday."
-            row = {"id": f"r{i}", "source": source, "summary": f"Town {i % 40} approved homes."}
-            handle.write(json.dumps(row) + "\n")
+    write_input(data)
     out = tmp_path / "out.jsonl"
-    command = [sys.executable, "-m", "summscore.cli", "score", str(data), "--out", str(out)]
-    first = subprocess.Popen(
-        [*command, "--no-progress", "--workers", "1"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while first.poll() is None and not partial_path(out).exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        assert first.poll() is None, "the first run ended too soon: make it longer"
+    with score_process(data, out, "--workers", "1") as first:
+        wait_for_rows(first, out, rows=1)
         capsys.readouterr()
         assert main(["score", str(data), "--out", str(out), "--no-progress"]) == EXIT_USAGE
         err = capsys.readouterr().err
         assert "another summscore run is writing" in err and "Traceback" not in err
         _, first_err = first.communicate(timeout=300)
-    finally:
-        if first.poll() is None:
-            os.killpg(first.pid, signal.SIGKILL)
-            first.wait()
     assert first.returncode == 0, first_err
     assert [row["id"] for row in read_results(out)] == [f"r{i}" for i in range(ROWS)]
 

@@ -43,6 +43,15 @@ def _run(path: Path, out: Path, workers: int) -> dict[str, dict[str, Any]]:
     return {str(row["id"]): row for row in rows}
 
 
+def _one_and_two_workers(
+    tmp_path: Path, rows: list[dict[str, str]]
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """``rows`` written to a file and scored by the CLI with one worker, then with two."""
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return _run(data, tmp_path / "one.jsonl", 1), _run(data, tmp_path / "two.jsonl", 2)
+
+
 def test_two_workers_put_each_source_s_calls_on_the_row_one_process_puts_them(
     tmp_path: Path,
 ) -> None:
@@ -57,10 +66,7 @@ def test_two_workers_put_each_source_s_calls_on_the_row_one_process_puts_them(
             ]
         ):
             rows.append({"id": f"s{s}-{k}", "source": source, "summary": summary})
-    data = tmp_path / "rows.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    one = _run(data, tmp_path / "one.jsonl", 1)
-    two = _run(data, tmp_path / "two.jsonl", 2)
+    one, two = _one_and_two_workers(tmp_path, rows)
     moved = {i: (one[i]["judge_calls"], two[i]["judge_calls"]) for i in one if one[i] != two[i]}
     assert not moved  # row id: (judge calls in one process, in two workers)
     assert sum(r["judge_calls"] for r in one.values()) == sum(
@@ -83,10 +89,7 @@ def test_a_source_met_again_in_a_later_window_stays_with_its_worker(tmp_path: Pa
         {"id": f"r{i}", "source": sources[i % len(sources)], "summary": summaries[i % 2]}
         for i in range(600)
     ]
-    data = tmp_path / "rows.jsonl"
-    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    one = _run(data, tmp_path / "one.jsonl", 1)
-    two = _run(data, tmp_path / "two.jsonl", 2)
+    one, two = _one_and_two_workers(tmp_path, rows)
     moved = {i: (one[i]["judge_calls"], two[i]["judge_calls"]) for i in one if one[i] != two[i]}
     assert not moved  # row id: (judge calls in one process, in two workers)
 
